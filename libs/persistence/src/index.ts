@@ -1,0 +1,26 @@
+/**
+ * @latchkey/persistence — the only importer of Prisma. PostgreSQL everywhere: embedded by
+ * default, external through DATABASE_URL; SQL migrations with a checksum-checking runner;
+ * one repository per aggregate; the outbox.
+ */
+export { openDatabase, isUniqueViolation, type TDatabase, type TDb } from './database.js';
+export { startEmbeddedPostgres, freePort, type TEmbeddedPostgres, type TEmbeddedPostgresOptions } from './embedded/start-embedded-postgres.js';
+export { runMigrations, loadMigrations, defaultMigrationsDir, type TMigration, type TMigrationReport } from './migrations/run-migrations.js';
+export { createStore, CHANGE_CHANNEL, type TStore, type TRepositories, type TChangeTopic } from './store.js';
+export { startChangeFeed, type TChangeFeed } from './change-feed.js';
+export { planPage, finishPage, type TPageRequest, type TSortDirection } from './pagination.js';
+export { processOutboxBatch, type TOutboxEvent, type TOutboxOutcome } from './repositories/outbox-repository.js';
+export type { TNewWallet, TNewWalletAccount } from './repositories/wallet-repository.js';
+export type { TNewActivity } from './repositories/activity-repository.js';
+export type {
+  Activity,
+  ApiKey,
+  Authenticator,
+  Organization,
+  OrganizationFeature,
+  User,
+  Vote,
+  Wallet,
+  WalletAccount,
+  ServerKey,
+} from './generated/prisma/client.js';

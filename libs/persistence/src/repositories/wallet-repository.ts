@@ -1,0 +1,66 @@
+/** HD wallets (their seed only ever sealed by the key vault) and their derived accounts. */
+import type { TDb } from '../database.js';
+import type { Wallet, WalletAccount } from '../generated/prisma/client.js';
+import { finishPage, planPage, type TPageRequest } from '../pagination.js';
+
+export interface TNewWallet {
+  id: string;
+  organizationId: string;
+  name: string;
+  sealedSeed: string;
+  mnemonicLength: number;
+  imported?: boolean;
+}
+
+export interface TNewWalletAccount {
+  id: string;
+  organizationId: string;
+  walletId: string;
+  curve: string;
+  pathFormat: string;
+  path: string;
+  addressFormat: string;
+  address: string;
+  publicKey: string;
+  name?: string | null;
+}
+
+export interface TAccountListQuery extends TPageRequest {
+  organizationId: string;
+  walletId?: string | undefined;
+}
+
+export function walletRepository(db: TDb) {
+  return {
+    async create(w: TNewWallet, accounts: TNewWalletAccount[]): Promise<Wallet> {
+      const wallet = await db.wallet.create({ data: { ...w, imported: w.imported ?? false } });
+      if (accounts.length > 0) await db.walletAccount.createMany({ data: accounts.map((a) => ({ ...a, name: a.name ?? null })) });
+      return wallet;
+    },
+    async findById(organizationId: string, id: string): Promise<Wallet | null> {
+      return db.wallet.findFirst({ where: { organizationId, id, deletedAt: null } });
+    },
+    async findByIds(organizationId: string, ids: string[]): Promise<Wallet[]> {
+      return db.wallet.findMany({ where: { organizationId, id: { in: ids }, deletedAt: null } });
+    },
+    async list(organizationId: string): Promise<Wallet[]> {
+      return db.wallet.findMany({ where: { organizationId, deletedAt: null }, orderBy: { id: 'asc' } });
+    },
+    /** Oldest first: the derivation order. */
+    async listAccounts(q: TAccountListQuery): Promise<WalletAccount[]> {
+      const plan = planPage('asc', q);
+      const rows = await db.walletAccount.findMany({
+        where: {
+          organizationId: q.organizationId,
+          deletedAt: null,
+          ...(q.walletId !== undefined ? { walletId: q.walletId } : {}),
+          ...(plan.idFilter ? { id: plan.idFilter } : {}),
+        },
+        orderBy: { id: plan.queryDirection },
+        take: plan.take,
+      });
+      return finishPage(plan, rows);
+    },
+  };
+}
+export type TWalletRepository = ReturnType<typeof walletRepository>;

@@ -1,0 +1,46 @@
+/**
+ * The store: one repository per aggregate, bound either to the pool or to a transaction. A unit
+ * of work (an activity and all it writes, its outbox event included) runs inside `transaction`,
+ * so a crash never leaves half of it.
+ */
+import type { PrismaClient } from './generated/prisma/client.js';
+import type { TDb } from './database.js';
+import { activityRepository } from './repositories/activity-repository.js';
+import { credentialRepository } from './repositories/credential-repository.js';
+import { organizationRepository } from './repositories/organization-repository.js';
+import { outboxRepository } from './repositories/outbox-repository.js';
+import { systemRepository } from './repositories/system-repository.js';
+import { userRepository } from './repositories/user-repository.js';
+import { walletRepository } from './repositories/wallet-repository.js';
+
+function bindRepositories(db: TDb) {
+  return {
+    organizations: organizationRepository(db),
+    users: userRepository(db),
+    credentials: credentialRepository(db),
+    activities: activityRepository(db),
+    wallets: walletRepository(db),
+    outbox: outboxRepository(db),
+    system: systemRepository(db),
+    /** Tells every process sharing the database that cached facts of `topic` changed (sent on commit). */
+    async notifyChange(topic: TChangeTopic, key: string): Promise<void> {
+      await db.$executeRaw`SELECT pg_notify(${CHANGE_CHANNEL}, ${`${topic}:${key}`})`;
+    },
+  };
+}
+
+export type TRepositories = ReturnType<typeof bindRepositories>;
+
+export interface TStore extends TRepositories {
+  transaction<T>(fn: (tx: TRepositories) => Promise<T>): Promise<T>;
+}
+
+export const CHANGE_CHANNEL = 'latchkey_changes';
+export type TChangeTopic = 'credential' | 'organization' | 'user';
+
+export function createStore(prisma: PrismaClient): TStore {
+  return {
+    ...bindRepositories(prisma),
+    transaction: (fn) => prisma.$transaction((tx) => fn(bindRepositories(tx)), { timeout: 30_000 }),
+  };
+}
