@@ -1,0 +1,49 @@
+/**
+ * @latchkey/crypto: request-stamp verification (one verifier per scheme), the key vault (barrier),
+ * P-256 key helpers, hashing and id generation.
+ */
+export { StampError, VaultError, type TStampErrorReason, type TVaultErrorReason } from './errors.js';
+
+export {
+  API_KEY_STAMP_SCHEMES,
+  type TApiKeyStamp,
+  type TApiKeyStampScheme,
+} from './stamp/api-key-stamp.types.js';
+export { MAX_STAMP_HEADER_LENGTH, parseStampHeader } from './stamp/parse-stamp-header.js';
+export { verifyP256Stamp } from './stamp/verify-p256.js';
+export { eip191Digest, verifySecp256k1Eip191Stamp } from './stamp/verify-secp256k1-eip191.js';
+export { verifyEd25519Stamp } from './stamp/verify-ed25519.js';
+export { verifyApiKeyStamp } from './stamp/verify-api-key-stamp.js';
+export {
+  MAX_WEBAUTHN_STAMP_HEADER_LENGTH,
+  expectedWebauthnChallenge,
+  parseWebauthnStamp,
+  verifyWebauthnStamp,
+  type TWebauthnStamp,
+} from './stamp/verify-webauthn-stamp.js';
+export { STAMP_HEADER_NAMES, selectStampHeader, type TStampHeader } from './stamp/select-stamp-header.js';
+
+export {
+  createKeyVault,
+  generateMasterKey,
+  loadOrCreateMasterKeyFile,
+  parseMasterKey,
+  type TKeyVault,
+} from './vault/key-vault.js';
+
+export {
+  compressP256PublicKey,
+  decompressP256PublicKey,
+  generateP256KeyPair,
+  isCompressedP256PublicKey,
+  signP256,
+  type TP256KeyPair,
+} from './keys/p256.js';
+
+export { activityFingerprint, sha256Hex } from './hash.js';
+export { newId } from './ids.js';
+
+export { HARDENED_OFFSET, DerivationError, parseDerivationPath, type TParsedPath } from './derivation/derivation-path.js';
+export { MNEMONIC_LENGTHS, SeedDeriver, createMnemonic, isValidMnemonic, type TCurveName, type TDerivedKey } from './derivation/derive-key.js';
+export { AddressFormatError, assertAddressFormat, curvesForAddressFormat, encodeAddress } from './addresses/encode-address.js';
+export { ethereumAddress, toChecksumAddress } from './addresses/ethereum.js';

@@ -1,0 +1,92 @@
+/**
+ * Configuration of every Latchkey process, read from the environment in one place. Pure: the
+ * caller passes the environment in, so it can be tested and documented from one table.
+ */
+import { z } from 'zod';
+
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+
+/** Each variable, its default and what it does; the README's configuration table mirrors it. */
+export const CONFIG_VARIABLES = {
+  LATCHKEY_HOST: 'Interface every HTTP app binds to. Default 127.0.0.1.',
+  LATCHKEY_PUBLIC_API_PORT: 'Public API (Turnkey-compatible) port. Default 8080.',
+  LATCHKEY_AUTH_PROXY_PORT: 'Auth proxy port. Default 8081.',
+  LATCHKEY_ADMIN_PORT: 'Admin (tRPC) port. Default 8082.',
+  LATCHKEY_DATA_DIR: 'Folder for the embedded PostgreSQL (pg/), master.key and bootstrap.json. Default ./.data.',
+  DATABASE_URL: 'postgresql:// URL of an external PostgreSQL. Unset: an embedded PostgreSQL is started in $LATCHKEY_DATA_DIR/pg.',
+  LATCHKEY_MASTER_KEY: 'Key-vault master key (64 hex chars or base64 of 32 bytes). Unset: generated once into $LATCHKEY_DATA_DIR/master.key (0600).',
+  LATCHKEY_ROOT_API_PUBLIC_KEY: 'Compressed P-256 public key (hex) for the first root user. Unset: a key pair is generated and written to bootstrap.json.',
+  LATCHKEY_TIMESTAMP_WINDOW_SECONDS: 'How far an activity timestampMs may lie in the past or future. Default 300 (5 minutes).',
+  LATCHKEY_EMBEDDED_PG_PORT: 'Port of the embedded PostgreSQL. Default 0: a free port is picked at each start.',
+  LATCHKEY_LOG_LEVEL: 'pino level: fatal, error, warn, info, debug, trace, silent. Default info.',
+  LATCHKEY_WEBHOOK_POLL_MS: 'How often the webhook worker polls the outbox when idle. Default 1000.',
+} as const;
+
+const ZConfigSchema = z.object({
+  LATCHKEY_HOST: z.string().min(1).default('127.0.0.1'),
+  LATCHKEY_PUBLIC_API_PORT: port(8080),
+  LATCHKEY_AUTH_PROXY_PORT: port(8081),
+  LATCHKEY_ADMIN_PORT: port(8082),
+  LATCHKEY_DATA_DIR: z.string().min(1).default('./.data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL')
+    .optional(),
+  LATCHKEY_MASTER_KEY: z.string().min(1).optional(),
+  LATCHKEY_ROOT_API_PUBLIC_KEY: z
+    .string()
+    .regex(/^0[23][0-9a-fA-F]{64}$/, 'must be a compressed P-256 public key in hex (66 characters, 02/03 prefix)')
+    .transform((s) => s.toLowerCase())
+    .optional(),
+  LATCHKEY_TIMESTAMP_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  LATCHKEY_EMBEDDED_PG_PORT: port(0),
+  LATCHKEY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LATCHKEY_WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+});
+
+export interface TConfig {
+  host: string;
+  publicApiPort: number;
+  authProxyPort: number;
+  adminPort: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  masterKey: string | undefined;
+  rootApiPublicKey: string | undefined;
+  timestampWindowMs: number;
+  embeddedPgPort: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  webhookPollMs: number;
+}
+
+/**
+ * Reads the configuration from an environment map. Empty strings count as unset.
+ * @throws Error naming each invalid variable (values of secrets are never echoed).
+ */
+export function parseConfig(env: Record<string, string | undefined>): TConfig {
+  const picked: Record<string, string> = {};
+  for (const name of Object.keys(CONFIG_VARIABLES)) {
+    const v = env[name];
+    if (v !== undefined && v !== '') picked[name] = v;
+  }
+  const parsed = ZConfigSchema.safeParse(picked);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`invalid configuration: ${lines.join('; ')}`);
+  }
+  const c = parsed.data;
+  return {
+    host: c.LATCHKEY_HOST,
+    publicApiPort: c.LATCHKEY_PUBLIC_API_PORT,
+    authProxyPort: c.LATCHKEY_AUTH_PROXY_PORT,
+    adminPort: c.LATCHKEY_ADMIN_PORT,
+    dataDir: c.LATCHKEY_DATA_DIR,
+    databaseUrl: c.DATABASE_URL,
+    masterKey: c.LATCHKEY_MASTER_KEY,
+    rootApiPublicKey: c.LATCHKEY_ROOT_API_PUBLIC_KEY,
+    timestampWindowMs: c.LATCHKEY_TIMESTAMP_WINDOW_SECONDS * 1000,
+    embeddedPgPort: c.LATCHKEY_EMBEDDED_PG_PORT,
+    logLevel: c.LATCHKEY_LOG_LEVEL,
+    webhookPollMs: c.LATCHKEY_WEBHOOK_POLL_MS,
+  };
+}

@@ -1,0 +1,8 @@
+/** `@latchkey/domain`: wire types and zod schemas of the Turnkey-compatible API. No I/O. */
+export * from './enums.js';
+export * from './common.js';
+export * from './activity.js';
+export * from './queries.js';
+export * from './activities/create-wallet.js';
+export * from './errors.js';
+export * from './config.js';

@@ -1,0 +1,179 @@
+/**
+ * Compile-time wire conformance against `@turnkey/http`'s generated types (checked by
+ * `tsc -p tsconfig.json`; nothing runs). Two directions:
+ * - requests: what the Turnkey client may send (`TurnkeyApiTypes['v1…Request']`) must be accepted by
+ *   our schema's input type (`z.input`), unknown extra fields included;
+ * - responses: what our schema produces (`z.output`) must satisfy the client's `v1…Response`.
+ * Enums are checked both ways, so a value added or dropped on either side fails the build.
+ */
+import type { TurnkeyApiTypes as T } from '@turnkey/http';
+import type { z } from 'zod';
+import type {
+  ZActivityRequestSchema,
+  ZActivityResponseSchema,
+  ZActivitySchema,
+  ZVoteSchema,
+} from '../src/activity.js';
+import type {
+  ZCreateWalletIntentSchema,
+  ZCreateWalletRequestSchema,
+  ZCreateWalletResultSchema,
+  ZWalletAccountParamsSchema,
+} from '../src/activities/create-wallet.js';
+import type { ZPaginationOptionsSchema, ZTimestampSchema, ZUserSchema } from '../src/common.js';
+import type {
+  TAccessType,
+  TActivityStatus,
+  TAddressFormat,
+  TApiKeyCurve,
+  TAppProofScheme,
+  TAuthenticationType,
+  TAuthenticatorTransport,
+  TCredentialType,
+  TCurve,
+  TEffect,
+  TFeatureName,
+  TInvitationStatus,
+  TMnemonicLength,
+  TPathFormat,
+  TTagType,
+  TVoteSelection,
+} from '../src/enums.js';
+import type {
+  ZGetActivityRequestSchema,
+  ZGetActivityResponseSchema,
+  ZGetOrganizationRequestSchema,
+  ZGetOrganizationResponseSchema,
+  ZGetWalletRequestSchema,
+  ZGetWalletResponseSchema,
+  ZListActivitiesRequestSchema,
+  ZListActivitiesResponseSchema,
+  ZListWalletAccountsRequestSchema,
+  ZListWalletAccountsResponseSchema,
+  ZListWalletsRequestSchema,
+  ZListWalletsResponseSchema,
+  ZWalletAccountSchema,
+  ZWhoamiRequestSchema,
+  ZWhoamiResponseSchema,
+} from '../src/queries.js';
+
+type AssertAssignable<T extends U, U> = true;
+/** Exactly the same type (both directions), e.g. the same set of enum values. */
+type Equals<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;
+type Expect<X extends true> = X;
+
+type In<S extends z.ZodType> = z.input<S>;
+type Out<S extends z.ZodType> = z.output<S>;
+
+/** Sent by the client, accepted by our request schema. */
+type Accepts<Turnkey extends In<S>, S extends z.ZodType> = true;
+/** Produced by our response schema (`Out<…>`), accepted by the client's type. */
+type Satisfies<Ours extends Turnkey, Turnkey> = true;
+
+// ---------------------------------------------------------------------------------------------
+// Enums: identical value sets.
+// ---------------------------------------------------------------------------------------------
+
+export type Enums = [
+  Expect<Equals<TActivityStatus, T['v1ActivityStatus']>>,
+  Expect<Equals<TCurve, T['v1Curve']>>,
+  Expect<Equals<TPathFormat, T['v1PathFormat']>>,
+  Expect<Equals<TAddressFormat, T['v1AddressFormat']>>,
+  Expect<Equals<TApiKeyCurve, T['v1ApiKeyCurve']>>,
+  Expect<Equals<TCredentialType, T['v1CredentialType']>>,
+  Expect<Equals<TAuthenticatorTransport, T['v1AuthenticatorTransport']>>,
+  Expect<Equals<TEffect, T['v1Effect']>>,
+  Expect<Equals<TVoteSelection, T['v1Vote']['selection']>>,
+  Expect<Equals<TFeatureName, T['v1FeatureName']>>,
+  Expect<Equals<TAppProofScheme, T['externaldatav1SignatureScheme']>>,
+  Expect<Equals<TAuthenticationType, T['v1AuthenticationType']>>,
+  Expect<Equals<TAccessType, T['v1AccessType']>>,
+  Expect<Equals<TInvitationStatus, T['v1InvitationStatus']>>,
+  Expect<Equals<TTagType, T['v1TagType']>>,
+  // The wire type is int32; ours narrows to the documented lengths.
+  AssertAssignable<TMnemonicLength, NonNullable<T['v1CreateWalletIntent']['mnemonicLength']>>,
+];
+
+// ---------------------------------------------------------------------------------------------
+// Shared records.
+// ---------------------------------------------------------------------------------------------
+
+export type Records = [
+  Expect<Equals<Out<typeof ZTimestampSchema>, T['externaldatav1Timestamp']>>,
+  Accepts<T['v1Pagination'], typeof ZPaginationOptionsSchema>,
+  Satisfies<Out<typeof ZUserSchema>, T['v1User']>,
+  Satisfies<Out<typeof ZWalletAccountSchema>, T['v1WalletAccount']>,
+  Satisfies<Out<typeof ZVoteSchema>, T['v1Vote']>,
+];
+
+// ---------------------------------------------------------------------------------------------
+// Activity envelope and object.
+//
+// One deliberate exception: our `activity.type` is `string`, because we echo whatever version
+// string the client submitted, while the client types it as the `v1ActivityType` union. So the
+// response checks compare everything but `type`, and check separately that every client type
+// value fits ours.
+// ---------------------------------------------------------------------------------------------
+
+type WithoutType<A> = Omit<A, 'type'>;
+type ActivityOut = Out<typeof ZActivitySchema>;
+
+export type Activity = [
+  // The generic envelope takes every activity request body of the client.
+  Accepts<T['v1CreateWalletRequest'], typeof ZActivityRequestSchema>,
+  Accepts<T['v1CreateUsersRequest'], typeof ZActivityRequestSchema>,
+  Accepts<T['v1StampLoginRequest'], typeof ZActivityRequestSchema>,
+  Accepts<T['v1CreateSubOrganizationRequest'], typeof ZActivityRequestSchema>,
+  AssertAssignable<WithoutType<ActivityOut>, WithoutType<T['v1Activity']>>,
+  AssertAssignable<T['v1ActivityType'], ActivityOut['type']>,
+  AssertAssignable<
+    { activity: WithoutType<Out<typeof ZActivityResponseSchema>['activity']> },
+    { activity: WithoutType<T['v1ActivityResponse']['activity']> }
+  >,
+];
+
+// ---------------------------------------------------------------------------------------------
+// Queries.
+// ---------------------------------------------------------------------------------------------
+
+export type Queries = [
+  Accepts<T['v1GetWhoamiRequest'], typeof ZWhoamiRequestSchema>,
+  Satisfies<Out<typeof ZWhoamiResponseSchema>, T['v1GetWhoamiResponse']>,
+
+  Accepts<T['v1GetActivityRequest'], typeof ZGetActivityRequestSchema>,
+  AssertAssignable<
+    { activity: WithoutType<Out<typeof ZGetActivityResponseSchema>['activity']> },
+    { activity: WithoutType<T['v1ActivityResponse']['activity']> }
+  >,
+
+  Accepts<T['v1GetActivitiesRequest'], typeof ZListActivitiesRequestSchema>,
+  AssertAssignable<
+    { activities: WithoutType<Out<typeof ZListActivitiesResponseSchema>['activities'][number]>[] },
+    { activities: WithoutType<T['v1GetActivitiesResponse']['activities'][number]>[] }
+  >,
+
+  Accepts<T['v1GetOrganizationRequest'], typeof ZGetOrganizationRequestSchema>,
+  Satisfies<Out<typeof ZGetOrganizationResponseSchema>, T['v1GetOrganizationResponse']>,
+
+  Accepts<T['v1GetWalletsRequest'], typeof ZListWalletsRequestSchema>,
+  Satisfies<Out<typeof ZListWalletsResponseSchema>, T['v1GetWalletsResponse']>,
+
+  Accepts<T['v1GetWalletRequest'], typeof ZGetWalletRequestSchema>,
+  Satisfies<Out<typeof ZGetWalletResponseSchema>, T['v1GetWalletResponse']>,
+
+  Accepts<T['v1GetWalletAccountsRequest'], typeof ZListWalletAccountsRequestSchema>,
+  Satisfies<Out<typeof ZListWalletAccountsResponseSchema>, T['v1GetWalletAccountsResponse']>,
+];
+
+// ---------------------------------------------------------------------------------------------
+// create_wallet.
+// ---------------------------------------------------------------------------------------------
+
+export type CreateWallet = [
+  Accepts<T['v1CreateWalletRequest'], typeof ZCreateWalletRequestSchema>,
+  Accepts<T['v1CreateWalletIntent'], typeof ZCreateWalletIntentSchema>,
+  Accepts<T['v1WalletAccountParams'], typeof ZWalletAccountParamsSchema>,
+  Satisfies<Out<typeof ZCreateWalletResultSchema>, T['v1CreateWalletResult']>,
+  // What we echo back under `activity.intent.createWalletIntent` satisfies the client's type.
+  Satisfies<Out<typeof ZCreateWalletIntentSchema>, T['v1CreateWalletIntent']>,
+];
