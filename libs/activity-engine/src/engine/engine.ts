@@ -1,0 +1,68 @@
+/**
+ * The engine's front door: one call per HTTP request, after which a route only serialises.
+ * `query` serves reads (the caller's organization or its sub-organizations); `submit` performs
+ * activities.
+ */
+import type { TKeyVault } from '@latchkey/crypto';
+import { AppError, fromZodIssues, type TActivity } from '@latchkey/domain';
+import type { TStore } from '@latchkey/persistence';
+import { createActivityRegistry, type TActivityRegistry } from '../registry.js';
+import { createQueryRegistry } from '../queries/registry.js';
+import { createAuthCache, type TAuthCache } from './auth-cache.js';
+import { createAuthenticator } from './authenticate.js';
+import { createRootQuorumEvaluator, type TPolicyEvaluator } from './policy-hook.js';
+import { submitActivity } from './submit-activity.js';
+
+export interface TEngineOptions {
+  store: TStore;
+  vault: TKeyVault;
+  timestampWindowMs: number;
+  now?: () => number;
+  policy?: TPolicyEvaluator;
+  registry?: TActivityRegistry;
+  cache?: TAuthCache;
+}
+
+export type THeaders = Record<string, string | string[] | undefined>;
+
+export function createEngine(opts: TEngineOptions) {
+  const now = opts.now ?? Date.now;
+  const cache = opts.cache ?? createAuthCache(opts.store, { now });
+  const { authenticate } = createAuthenticator(opts.store, cache, now);
+  const registry = opts.registry ?? createActivityRegistry();
+  const policy = opts.policy ?? createRootQuorumEvaluator();
+  const queryByPath = createQueryRegistry();
+
+  return {
+    cache,
+    /**
+     * Answers `POST /public/v1/query/<path>`.
+     * @throws AppError (401/400/403/404) — never for a fault of the server's own
+     */
+    async query(path: string, headers: THeaders, raw: Buffer): Promise<unknown> {
+      const def = queryByPath(path);
+      // Authenticate first: an unauthenticated caller learns nothing, not even which paths exist.
+      const { principal, body, organization } = await authenticate(headers, raw);
+      if (!def) throw new AppError('NOT_FOUND', `unknown query endpoint: /public/v1/query/${path}`);
+      const readable = principal.organizationId === organization.id || principal.organizationId === organization.parentOrganizationId;
+      if (!readable) throw new AppError('REQUEST_NOT_AUTHORIZED', `request not authorized: the signer's organization cannot read organization ${organization.id}`);
+      const req = def.request.safeParse(body);
+      if (!req.success) throw fromZodIssues('request', req.error.issues);
+      return def.handle({ store: opts.store, cache, principal, organization }, req.data);
+    },
+
+    /**
+     * Answers `POST /public/v1/submit/<path>` with `{activity}`.
+     * @throws AppError (401/400/403/404)
+     */
+    async submit(path: string, headers: THeaders, raw: Buffer): Promise<{ activity: TActivity }> {
+      const { principal, body, organization } = await authenticate(headers, raw);
+      const activity = await submitActivity(
+        { store: opts.store, vault: opts.vault, registry, policy, timestampWindowMs: opts.timestampWindowMs, now },
+        { path, principal, organization, body, raw },
+      );
+      return { activity };
+    },
+  };
+}
+export type TEngine = ReturnType<typeof createEngine>;

@@ -1,0 +1,158 @@
+/**
+ * Submitting an activity: envelope → type check → liveness → organization → idempotency (the
+ * fingerprint) → parameters → policy → handler. The activity row, the handler's effects and the
+ * outbox event are written in one transaction, so a crash never leaves half an activity. A
+ * handler's AppError gives a FAILED activity (HTTP 200), not an HTTP error.
+ */
+import { activityFingerprint, newId, type TKeyVault } from '@latchkey/crypto';
+import { AppError, fromZodIssues, ZActivityRequestSchema, type TActivity, type TActivityStatus } from '@latchkey/domain';
+import { isUniqueViolation, type Organization, type TRepositories, type TStore } from '@latchkey/persistence';
+import { activityKind, type TActivityVersion, type TAnyActivityDefinition } from './activity-definition.js';
+import type { TPolicyEvaluator } from './policy-hook.js';
+import type { TPrincipal } from './principal.js';
+import { activityToWire } from './serialize.js';
+import { nextStatus } from './status-machine.js';
+import type { TActivityRegistry } from '../registry.js';
+
+export interface TSubmitDeps {
+  store: TStore;
+  vault: TKeyVault;
+  registry: TActivityRegistry;
+  policy: TPolicyEvaluator;
+  timestampWindowMs: number;
+  now: () => number;
+}
+
+export interface TSubmission {
+  path: string;
+  principal: TPrincipal;
+  organization: Organization;
+  body: Record<string, unknown>;
+  raw: Buffer;
+}
+
+/** The outbox event every activity emits (webhook deliveries are built from it). */
+export const ACTIVITY_EVENT_TYPE = 'ACTIVITY_UPDATES';
+
+/**
+ * @throws AppError 400 (bad envelope, type, parameters, stale timestamp, organization mismatch),
+ *   403 (denied by policy), 404 (unknown path)
+ */
+export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise<TActivity> {
+  const def = deps.registry.byPath(s.path);
+  if (!def) throw new AppError('NOT_FOUND', `unknown activity endpoint: /public/v1/submit/${s.path}`);
+
+  const env = ZActivityRequestSchema.safeParse(s.body);
+  if (!env.success) throw fromZodIssues('activity request', env.error.issues);
+  const { type, timestampMs, organizationId, parameters } = env.data;
+
+  const version = deps.registry.version(def, type);
+  if (!version) {
+    throw new AppError('UNKNOWN_ACTIVITY_TYPE', `type ${type} is not accepted on ${s.path}; expected one of ${def.versions.map((v) => v.type).join(', ')}`, {
+      field: 'type',
+      allowed: def.versions.map((v) => v.type),
+    });
+  }
+
+  const skew = Number(timestampMs) - deps.now();
+  if (!Number.isSafeInteger(Number(timestampMs)) || Math.abs(skew) > deps.timestampWindowMs) {
+    throw new AppError(
+      'TIMESTAMP_OUT_OF_WINDOW',
+      `timestampMs is ${Math.round(Math.abs(skew) / 1000)} s in the ${skew < 0 ? 'past' : 'future'}; requests must be within ${deps.timestampWindowMs / 1000} s of the server's clock`,
+      { field: 'timestampMs' },
+    );
+  }
+
+  // A parent organization may read its sub-organizations but never act in them.
+  if (s.principal.organizationId !== organizationId) {
+    throw new AppError(
+      'ORGANIZATION_MISMATCH',
+      `organization mismatch: request is targeting organization ${organizationId}, but the signer is in organization ${s.principal.organizationId}`,
+    );
+  }
+
+  const fingerprint = activityFingerprint(s.raw);
+  const existing = await deps.store.activities.findByFingerprint(organizationId, fingerprint);
+  if (existing) return activityToWire(existing);
+
+  const parsed = def.params.safeParse(parameters);
+  if (!parsed.success) throw fromZodIssues('parameters', parsed.error.issues);
+  const params = parsed.data;
+  def.validate?.(params);
+
+  const activityId = newId();
+  const decision = await deps.policy.evaluate(
+    { principal: s.principal, organizationId, activity: { type, kind: activityKind(type), resource: def.resource, action: def.action, params } },
+    deps.store,
+  );
+
+  let status: TActivityStatus = 'ACTIVITY_STATUS_CREATED';
+  switch (decision.outcome) {
+    case 'OUTCOME_DENY_EXPLICIT':
+    case 'OUTCOME_DENY_IMPLICIT':
+      throw new AppError('REQUEST_NOT_AUTHORIZED', `request not authorized: ${decision.reason}`, { outcome: decision.outcome });
+    case 'OUTCOME_REQUIRES_CONSENSUS':
+      status = nextStatus(status, 'CONSENSUS_REQUIRED');
+      return record(deps, { activityId, organizationId, type, version, params, fingerprint, principal: s.principal, status, result: {} });
+    case 'OUTCOME_ALLOW':
+      status = nextStatus(status, 'POLICY_ALLOWED');
+      return execute(deps, def, { activityId, organizationId, type, version, params, fingerprint, principal: s.principal, status });
+  }
+}
+
+interface TPending {
+  activityId: string;
+  organizationId: string;
+  type: string;
+  version: TActivityVersion;
+  params: unknown;
+  fingerprint: string;
+  principal: TPrincipal;
+  status: TActivityStatus;
+}
+
+/** Writes an activity row plus its outbox event; a racing identical submission wins gracefully. */
+async function record(
+  deps: TSubmitDeps,
+  p: TPending & { result: Record<string, unknown>; failure?: Record<string, unknown> },
+  effects?: (tx: TRepositories) => Promise<Record<string, unknown>>,
+): Promise<TActivity> {
+  try {
+    return await deps.store.transaction(async (tx) => {
+      const result = effects ? { [p.version.resultKey]: await effects(tx) } : p.result;
+      const row = await tx.activities.insert({
+        id: p.activityId,
+        organizationId: p.organizationId,
+        type: p.type,
+        status: p.status,
+        intent: { [p.version.intentKey]: p.params } as object,
+        result: result as object,
+        failure: (p.failure as object | undefined) ?? null,
+        fingerprint: p.fingerprint,
+        createdByUserId: p.principal.userId,
+      });
+      const wire = activityToWire(row);
+      await tx.outbox.append({ organizationId: p.organizationId, eventType: ACTIVITY_EVENT_TYPE, payload: { activity: wire } as object });
+      return wire;
+    });
+  } catch (e) {
+    if (isUniqueViolation(e)) {
+      const winner = await deps.store.activities.findByFingerprint(p.organizationId, p.fingerprint);
+      if (winner) return activityToWire(winner);
+    }
+    throw e;
+  }
+}
+
+async function execute(deps: TSubmitDeps, def: TAnyActivityDefinition, p: TPending): Promise<TActivity> {
+  const completed = nextStatus(p.status, 'EXECUTED');
+  try {
+    return await record(deps, { ...p, status: completed, result: {} }, (tx) =>
+      def.handle({ tx, vault: deps.vault, organizationId: p.organizationId, activityId: p.activityId, principal: p.principal, now: new Date(deps.now()) }, p.params),
+    );
+  } catch (e) {
+    if (!(e instanceof AppError)) throw e;
+    // The handler refused: its effects rolled back; the activity is recorded as FAILED.
+    return record(deps, { ...p, status: nextStatus(p.status, 'EXECUTION_FAILED'), result: {}, failure: e.toBody() as unknown as Record<string, unknown> });
+  }
+}

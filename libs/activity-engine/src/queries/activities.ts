@@ -1,0 +1,38 @@
+/** get_activity and list_activities (newest first; filters by status and type). */
+import {
+  AppError,
+  parsePagination,
+  ZGetActivityRequestSchema,
+  ZListActivitiesRequestSchema,
+  type TGetActivityRequest,
+  type TGetActivityResponse,
+  type TListActivitiesRequest,
+  type TListActivitiesResponse,
+} from '@latchkey/domain';
+import { activityToWire } from '../engine/serialize.js';
+import type { TQueryDefinition } from './query-definition.js';
+
+export const getActivity: TQueryDefinition<TGetActivityRequest, TGetActivityResponse> = {
+  path: 'get_activity',
+  request: ZGetActivityRequestSchema,
+  async handle(ctx, req) {
+    const a = await ctx.store.activities.findById(ctx.organization.id, req.activityId);
+    if (!a) throw new AppError('NOT_FOUND', `activity not found: ${req.activityId}`, { activityId: req.activityId });
+    return { activity: activityToWire(a) };
+  },
+};
+
+export const listActivities: TQueryDefinition<TListActivitiesRequest, TListActivitiesResponse> = {
+  path: 'list_activities',
+  request: ZListActivitiesRequestSchema,
+  async handle(ctx, req) {
+    const page = req.paginationOptions ?? parsePagination(undefined);
+    const rows = await ctx.store.activities.list({
+      organizationId: ctx.organization.id,
+      statuses: req.filterByStatus,
+      types: req.filterByType,
+      ...page,
+    });
+    return { activities: rows.map(activityToWire) };
+  },
+};

@@ -1,0 +1,14 @@
+/** Every query Latchkey answers, in one explicit list. */
+import { getActivity, listActivities } from './activities.js';
+import { getOrganization } from './get-organization.js';
+import type { TAnyQueryDefinition } from './query-definition.js';
+import { getWallet, listWalletAccounts, listWallets } from './wallets.js';
+import { whoami } from './whoami.js';
+
+export const QUERY_DEFINITIONS: readonly TAnyQueryDefinition[] = [whoami, getOrganization, getActivity, listActivities, listWallets, getWallet, listWalletAccounts];
+
+export function createQueryRegistry(defs: readonly TAnyQueryDefinition[] = QUERY_DEFINITIONS): (path: string) => TAnyQueryDefinition | undefined {
+  const byPath = new Map(defs.map((d) => [d.path, d]));
+  if (byPath.size !== defs.length) throw new Error('duplicate query path');
+  return (p) => byPath.get(p);
+}

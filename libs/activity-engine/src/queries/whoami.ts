@@ -1,0 +1,16 @@
+/** whoami — who the stamp belongs to. Served from the auth cache: no database trip once warm. */
+import { AppError, ZWhoamiRequestSchema, type TWhoamiRequest, type TWhoamiResponse } from '@latchkey/domain';
+import type { TQueryDefinition } from './query-definition.js';
+
+export const whoami: TQueryDefinition<TWhoamiRequest, TWhoamiResponse> = {
+  path: 'whoami',
+  request: ZWhoamiRequestSchema,
+  async handle(ctx) {
+    const [user, org] = await Promise.all([
+      ctx.cache.user(ctx.principal.organizationId, ctx.principal.userId),
+      ctx.cache.organization(ctx.principal.organizationId),
+    ]);
+    if (!user || !org) throw new AppError('UNAUTHENTICATED', 'the credential no longer belongs to a user');
+    return { organizationId: org.id, organizationName: org.name, userId: user.id, username: user.userName };
+  },
+};

@@ -1,0 +1,35 @@
+/**
+ * Every activity kind Latchkey performs, in one explicit list. A new kind is a folder under
+ * `activities/` and one line here; the path, the accepted types and the intent/result keys all
+ * come from its definition.
+ */
+import { createWallet } from './activities/create-wallet/create-wallet.js';
+import type { TActivityVersion, TAnyActivityDefinition } from './engine/activity-definition.js';
+
+export const ACTIVITY_DEFINITIONS: readonly TAnyActivityDefinition[] = [createWallet];
+
+export interface TActivityRegistry {
+  byPath(path: string): TAnyActivityDefinition | undefined;
+  version(def: TAnyActivityDefinition, type: string): TActivityVersion | undefined;
+  /** Intent/result keys of any known type (for serializing stored activities). */
+  versionOfType(type: string): TActivityVersion | undefined;
+}
+
+/** Builds the lookup tables, refusing duplicate paths or types (a programming error). */
+export function createActivityRegistry(defs: readonly TAnyActivityDefinition[] = ACTIVITY_DEFINITIONS): TActivityRegistry {
+  const byPath = new Map<string, TAnyActivityDefinition>();
+  const byType = new Map<string, TActivityVersion>();
+  for (const d of defs) {
+    if (byPath.has(d.path)) throw new Error(`duplicate activity path ${d.path}`);
+    byPath.set(d.path, d);
+    for (const v of d.versions) {
+      if (byType.has(v.type)) throw new Error(`duplicate activity type ${v.type}`);
+      byType.set(v.type, v);
+    }
+  }
+  return {
+    byPath: (p) => byPath.get(p),
+    version: (d, t) => d.versions.find((v) => v.type === t),
+    versionOfType: (t) => byType.get(t),
+  };
+}
