@@ -24,3 +24,4 @@ export {
   type TNewRootOrganization,
   type TServerPublicKeys,
 } from './installation/installation.js';
+export { openPlatform, loadVault, createLogger, REDACTED_LOG_PATHS, type TPlatform } from './platform.js';

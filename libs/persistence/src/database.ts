@@ -11,6 +11,8 @@ export type TDb = PrismaClient | Prisma.TransactionClient;
 export interface TDatabase {
   readonly prisma: PrismaClient;
   readonly url: string;
+  /** Round trip to the server (readiness checks). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -28,6 +30,9 @@ export function openDatabase(url: string, opts: TDatabaseOptions = {}): TDatabas
   return {
     prisma,
     url,
+    async ping() {
+      await prisma.$queryRaw`SELECT 1`;
+    },
     async close() {
       await prisma.$disconnect();
       await pool.end();

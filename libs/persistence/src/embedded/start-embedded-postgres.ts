@@ -50,12 +50,39 @@ const isAlive = (pid: number): boolean => {
   }
 };
 
+/** The pid and port of the postmaster running on `pgDir`, if one is. */
+async function runningPostmaster(pgDir: string): Promise<{ pid: number; port: number } | undefined> {
+  const pidFile = join(pgDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return undefined;
+  const lines = (await readFile(pidFile, 'utf8')).split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return undefined;
+  return { pid, port };
+}
+
+/**
+ * Connects to the embedded PostgreSQL another process (a running launcher) already runs on
+ * `<dataDir>/pg`, if any: CLI commands use it instead of starting a second cluster.
+ */
+export async function findRunningEmbeddedPostgres(dataDirArg: string, database = 'latchkey'): Promise<TEmbeddedPostgres | undefined> {
+  const dataDir = resolve(dataDirArg);
+  const running = await runningPostmaster(join(dataDir, 'pg'));
+  if (!running) return undefined;
+  const password = (await readFile(join(dataDir, 'pg.password'), 'utf8')).trim();
+  return {
+    url: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${running.port}/${database}`,
+    port: running.port,
+    stop: async () => undefined,
+  };
+}
+
 /** Stops a postmaster left behind by a launcher that died without cleaning up. */
 async function stopOrphanedCluster(pgDir: string, log: (l: string) => void): Promise<void> {
-  const pidFile = join(pgDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return; // stale file: PostgreSQL removes it itself
+  // A stale pid file (process gone) is fine: PostgreSQL replaces it itself.
+  const running = await runningPostmaster(pgDir);
+  if (!running) return;
+  const { pid } = running;
   log(`embedded PostgreSQL from an earlier run is still running (pid ${pid}); stopping it`);
   process.kill(pid, 'SIGINT'); // fast shutdown
   for (let i = 0; i < 200 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));

@@ -3,8 +3,8 @@
  * later by the webhook worker. Several workers share it: a batch is claimed with
  * FOR UPDATE SKIP LOCKED, so no event is handed to two workers at once.
  */
-import type { TDb } from '../database.js';
-import type { PrismaClient, Prisma } from '../generated/prisma/client.js';
+import type { TDatabase, TDb } from '../database.js';
+import type { Prisma } from '../generated/prisma/client.js';
 
 export interface TOutboxEvent {
   id: bigint;
@@ -32,11 +32,11 @@ export function outboxRepository(db: TDb) {
  * records each outcome — all in one transaction. Returns how many events were claimed.
  */
 export async function processOutboxBatch(
-  prisma: PrismaClient,
+  db: TDatabase,
   limit: number,
   handle: (events: TOutboxEvent[]) => Promise<Map<bigint, TOutboxOutcome>>,
 ): Promise<number> {
-  return prisma.$transaction(
+  return db.prisma.$transaction(
     async (tx) => {
       const events = await tx.$queryRaw<TOutboxEvent[]>`
         SELECT id, organization_id AS "organizationId", event_type AS "eventType", payload, attempts

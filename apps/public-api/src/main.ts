@@ -1,0 +1,18 @@
+/** Public API process: `node apps/public-api/dist/main.mjs` (started by `npm start`). */
+import { createLogger, loadServerPublicKeys, openPlatform } from '@latchkey/activity-engine';
+import { parseConfig } from '@latchkey/domain';
+import { serve } from '@latchkey/http';
+import { buildPublicApi } from './app.js';
+
+const config = parseConfig(process.env);
+const logger = createLogger(config, 'public-api');
+try {
+  const platform = await openPlatform(config);
+  const serverKeys = await loadServerPublicKeys(platform.store);
+  const app = buildPublicApi({ engine: platform.engine, serverKeys, logger, ready: () => platform.db.ping() });
+  const port = await serve(app, { service: 'public-api', host: config.host, port: config.publicApiPort, onClose: () => platform.close() });
+  logger.info({ port }, 'public API ready');
+} catch (e) {
+  logger.fatal({ err: e }, 'public API failed to start');
+  process.exit(1);
+}

@@ -1,0 +1,69 @@
+/**
+ * What every Latchkey process opens from its configuration: the key vault (master key from
+ * LATCHKEY_MASTER_KEY or $LATCHKEY_DATA_DIR/master.key), the database pool, the change feed that
+ * keeps this process's caches honest, and the engine. Also the one logger configuration, with
+ * every header or field that could carry a secret redacted.
+ */
+import { join, resolve } from 'node:path';
+import { createKeyVault, loadOrCreateMasterKeyFile, parseMasterKey, type TKeyVault } from '@latchkey/crypto';
+import type { TConfig } from '@latchkey/domain';
+import { createStore, openDatabase, startChangeFeed, type TDatabase, type TStore } from '@latchkey/persistence';
+import pino, { type Logger } from 'pino';
+import { createEngine, type TEngine } from './engine/engine.js';
+
+export interface TPlatform {
+  config: TConfig;
+  vault: TKeyVault;
+  db: TDatabase;
+  store: TStore;
+  engine: TEngine;
+  close(): Promise<void>;
+}
+
+/** Paths (pino redact syntax) that may hold secrets or raw stamps; they never reach a log line. */
+export const REDACTED_LOG_PATHS = [
+  'req.headers["x-stamp"]',
+  'req.headers["x-stamp-webauthn"]',
+  'req.headers["x-stamp-attested"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  '*.privateKey',
+  '*.apiPrivateKey',
+  '*.mnemonic',
+  '*.otpCode',
+  '*.masterKey',
+  '*.password',
+];
+
+export function createLogger(config: Pick<TConfig, 'logLevel'>, service: string): Logger {
+  return pino({ level: config.logLevel, base: { service }, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } });
+}
+
+/** Reads the master key: LATCHKEY_MASTER_KEY, else $LATCHKEY_DATA_DIR/master.key (created once, 0600). */
+export async function loadVault(config: TConfig): Promise<TKeyVault> {
+  const key = config.masterKey ? parseMasterKey(config.masterKey) : await loadOrCreateMasterKeyFile(join(resolve(config.dataDir), 'master.key'));
+  return createKeyVault(key);
+}
+
+/**
+ * @throws Error when no database URL is known or the master key cannot be read.
+ */
+export async function openPlatform(config: TConfig, opts: { poolSize?: number } = {}): Promise<TPlatform> {
+  if (!config.databaseUrl) throw new Error('DATABASE_URL is not set (npm start runs the embedded PostgreSQL and sets it for every app)');
+  const vault = await loadVault(config);
+  const db = openDatabase(config.databaseUrl, opts.poolSize ? { max: opts.poolSize } : {});
+  const store = createStore(db.prisma);
+  const engine = createEngine({ store, vault, timestampWindowMs: config.timestampWindowMs });
+  const feed = await startChangeFeed(config.databaseUrl, (m) => engine.cache.invalidate(m));
+  return {
+    config,
+    vault,
+    db,
+    store,
+    engine,
+    async close() {
+      await feed.close();
+      await db.close();
+    },
+  };
+}

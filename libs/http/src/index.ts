@@ -1,0 +1,3 @@
+/** @latchkey/http — HTTP plumbing shared by the apps (no business logic). */
+export { createHttpServer, rawBody, type THttpServerOptions } from './http-server.js';
+export { serve, runUntilStopped, type TRunOptions } from './serve.js';
