@@ -6,6 +6,7 @@ import { createKeyVault, generateMasterKey, generateP256KeyPair, newId, signP256
 import { AppError } from '@latchkey/domain';
 import { createStore, openDatabase, runMigrations, type TDatabase, type TStore } from '@latchkey/persistence';
 import { createTestDatabase, stopTestPostgres, type TTestDatabase } from '@latchkey/persistence/testing';
+import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapInstallation, createEngine, ensureServerKeys, type TEngine } from '../src/index.js';
 
@@ -142,5 +143,30 @@ describe('activity engine', () => {
     for (const limit of ['0', '101', 'ten']) {
       await expect(list({ limit })).rejects.toMatchObject({ httpStatus: 400 });
     }
+  });
+
+  it('authenticates a passkey (X-Stamp-Webauthn) against a stored authenticator', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const raw = publicKey.export({ format: 'jwk' });
+    const uncompressed = Buffer.concat([Buffer.from([4]), Buffer.from(raw.x!, 'base64url'), Buffer.from(raw.y!, 'base64url')]);
+    const credentialId = Buffer.from('credential-1').toString('base64url');
+    await store.credentials.createAuthenticator({
+      id: newId(), organizationId: root.organizationId, userId: root.userId, name: 'laptop', credentialId, publicKey: uncompressed.toString('hex'),
+    });
+    const body = JSON.stringify({ organizationId: root.organizationId });
+    const challenge = Buffer.from(createHash('sha256').update(body).digest('hex')).toString('base64url');
+    const clientData = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge, origin: 'https://app.example' }));
+    const authData = Buffer.concat([createHash('sha256').update('app.example').digest(), Buffer.from([0x05, 0, 0, 0, 1])]);
+    const signature = sign('sha256', Buffer.concat([authData, createHash('sha256').update(clientData).digest()]), privateKey);
+    const header = (sig: Buffer) => ({
+      'x-stamp-webauthn': JSON.stringify({ authenticatorData: authData.toString('base64url'), clientDataJson: clientData.toString('base64url'), credentialId, signature: sig.toString('base64url') }),
+    });
+    const who = (await engine.query('whoami', header(signature), Buffer.from(body))) as { userId: string };
+    expect(who.userId).toBe(root.userId);
+    const tampered = Buffer.from(signature);
+    tampered[tampered.length - 1]! ^= 1;
+    await expect(engine.query('whoami', header(tampered), Buffer.from(body))).rejects.toMatchObject({ code: 'SIGNATURE_INVALID' });
+    const both = { ...header(signature), ...stamp(body, root) };
+    await expect(engine.query('whoami', both, Buffer.from(body))).rejects.toMatchObject({ httpStatus: 401 });
   });
 });

@@ -29,6 +29,9 @@ export function credentialRepository(db: TDb) {
     async listApiKeysByOrganization(organizationId: string): Promise<ApiKey[]> {
       return db.apiKey.findMany({ where: { organizationId, deletedAt: null }, orderBy: { id: 'asc' } });
     },
+    async createAuthenticator(a: { id: string; organizationId: string; userId: string; name: string; credentialId: string; publicKey: string; transports?: string[] }): Promise<Authenticator> {
+      return db.authenticator.create({ data: { ...a, transports: a.transports ?? [] } });
+    },
     async findAuthenticators(organizationIds: string[], credentialId: string): Promise<Authenticator[]> {
       return db.authenticator.findMany({ where: { organizationId: { in: organizationIds }, credentialId, deletedAt: null } });
     },
