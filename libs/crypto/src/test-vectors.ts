@@ -3,6 +3,7 @@
  * The P-256 vector is the worked example of the protocol notes §1, produced by
  * `@turnkey/api-key-stamper` (purejs runtime) with a private key of 32 bytes of 0x01.
  */
+import { StampError } from './errors.js';
 export const VECTOR_BODY =
   '{"organizationId":"org-123","type":"ACTIVITY_TYPE_CREATE_WALLET","timestampMs":"1700000000000","parameters":{"walletName":"w","accounts":[]}}';
 
@@ -22,3 +23,17 @@ export const vectorBodyBytes = (): Uint8Array => new TextEncoder().encode(VECTOR
 export function encodeStampHeader(stamp: Record<string, unknown>): string {
   return Buffer.from(JSON.stringify(stamp), 'utf8').toString('base64url');
 }
+
+/** The StampError `fn` throws (fails the test when it throws nothing or something else). */
+export function stampErrorOf(fn: () => unknown): StampError {
+  try {
+    fn();
+  } catch (error) {
+    if (!(error instanceof StampError)) throw new Error(`expected a StampError, got ${String(error)}`);
+    return error;
+  }
+  throw new Error('expected a StampError, but nothing was thrown');
+}
+
+/** The reason of the StampError `fn` throws. */
+export const stampReasonOf = (fn: () => unknown): string => stampErrorOf(fn).reason;

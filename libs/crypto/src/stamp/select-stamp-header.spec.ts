@@ -2,16 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { StampError } from '../errors.js';
 import { selectStampHeader } from './select-stamp-header.js';
+import { stampErrorOf } from '../test-vectors.js';
 
-function errorOf(fn: () => unknown): StampError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(StampError);
-    return error as StampError;
-  }
-  throw new Error('expected a StampError');
-}
 
 describe('selectStampHeader', () => {
   it('selects X-Stamp and X-Stamp-Webauthn', () => {
@@ -26,26 +18,26 @@ describe('selectStampHeader', () => {
   });
 
   it('SIGNATURE_MISSING when there is no stamp header', () => {
-    expect(errorOf(() => selectStampHeader({})).reason).toBe('SIGNATURE_MISSING');
-    expect(errorOf(() => selectStampHeader({ 'x-stamp': undefined, authorization: 'x' })).reason).toBe(
+    expect(stampErrorOf(() => selectStampHeader({})).reason).toBe('SIGNATURE_MISSING');
+    expect(stampErrorOf(() => selectStampHeader({ 'x-stamp': undefined, authorization: 'x' })).reason).toBe(
       'SIGNATURE_MISSING',
     );
   });
 
   it('MULTIPLE_STAMPS for two kinds, an array, or a repeated X-Stamp joined by Node', () => {
-    expect(errorOf(() => selectStampHeader({ 'x-stamp': 'a', 'x-stamp-webauthn': '{}' })).reason).toBe(
+    expect(stampErrorOf(() => selectStampHeader({ 'x-stamp': 'a', 'x-stamp-webauthn': '{}' })).reason).toBe(
       'MULTIPLE_STAMPS',
     );
-    expect(errorOf(() => selectStampHeader({ 'x-stamp': 'a', 'x-stamp-attested': 'b' })).reason).toBe(
+    expect(stampErrorOf(() => selectStampHeader({ 'x-stamp': 'a', 'x-stamp-attested': 'b' })).reason).toBe(
       'MULTIPLE_STAMPS',
     );
-    expect(errorOf(() => selectStampHeader({ 'x-stamp': ['a', 'b'] })).reason).toBe('MULTIPLE_STAMPS');
-    expect(errorOf(() => selectStampHeader({ 'x-stamp-webauthn': ['{}'] })).reason).toBe('MULTIPLE_STAMPS');
-    expect(errorOf(() => selectStampHeader({ 'x-stamp': 'abc, def' })).reason).toBe('MULTIPLE_STAMPS');
+    expect(stampErrorOf(() => selectStampHeader({ 'x-stamp': ['a', 'b'] })).reason).toBe('MULTIPLE_STAMPS');
+    expect(stampErrorOf(() => selectStampHeader({ 'x-stamp-webauthn': ['{}'] })).reason).toBe('MULTIPLE_STAMPS');
+    expect(stampErrorOf(() => selectStampHeader({ 'x-stamp': 'abc, def' })).reason).toBe('MULTIPLE_STAMPS');
   });
 
   it('SCHEME_UNSUPPORTED for attested stamps, saying so', () => {
-    const error = errorOf(() => selectStampHeader({ 'x-stamp-attested': 'abc' }));
+    const error = stampErrorOf(() => selectStampHeader({ 'x-stamp-attested': 'abc' }));
     expect(error.reason).toBe('SCHEME_UNSUPPORTED');
     expect(error.message).toMatch(/attested stamps .* not supported yet/i);
   });

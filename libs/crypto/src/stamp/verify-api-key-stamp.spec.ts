@@ -1,19 +1,10 @@
 /** Tests for the X-Stamp scheme dispatcher. */
 import { describe, expect, it } from 'vitest';
 import { StampError } from '../errors.js';
-import { P256_VECTOR, encodeStampHeader, vectorBodyBytes } from '../test-vectors.js';
+import { P256_VECTOR, encodeStampHeader, stampReasonOf, vectorBodyBytes } from '../test-vectors.js';
 import { API_KEY_STAMP_SCHEMES } from './api-key-stamp.types.js';
 import { verifyApiKeyStamp } from './verify-api-key-stamp.js';
 
-function reasonOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-    return undefined;
-  } catch (error) {
-    expect(error).toBeInstanceOf(StampError);
-    return (error as StampError).reason;
-  }
-}
 
 describe('verifyApiKeyStamp', () => {
   it('lists the three schemes Turnkey clients emit', () => {
@@ -27,12 +18,12 @@ describe('verifyApiKeyStamp', () => {
   it('refuses unknown schemes with SCHEME_UNSUPPORTED, including the hash-unspecified SECP256K1', () => {
     for (const scheme of ['SIGNATURE_SCHEME_TK_API_SECP256K1', 'signature_scheme_tk_api_p256', 'RSA']) {
       const header = encodeStampHeader({ publicKey: P256_VECTOR.publicKey, scheme, signature: P256_VECTOR.signature });
-      expect(reasonOf(() => verifyApiKeyStamp(header, vectorBodyBytes()))).toBe('SCHEME_UNSUPPORTED');
+      expect(stampReasonOf(() => verifyApiKeyStamp(header, vectorBodyBytes()))).toBe('SCHEME_UNSUPPORTED');
     }
   });
 
   it('reports a malformed header before looking at the scheme', () => {
-    expect(reasonOf(() => verifyApiKeyStamp('%%%', vectorBodyBytes()))).toBe('STAMP_MALFORMED');
+    expect(stampReasonOf(() => verifyApiKeyStamp('%%%', vectorBodyBytes()))).toBe('STAMP_MALFORMED');
   });
 
   it('does not let a signature for one scheme pass as another', () => {
@@ -41,6 +32,6 @@ describe('verifyApiKeyStamp', () => {
       scheme: 'SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191',
       signature: P256_VECTOR.signature,
     });
-    expect(reasonOf(() => verifyApiKeyStamp(header, vectorBodyBytes()))).toBe('SIGNATURE_INVALID');
+    expect(stampReasonOf(() => verifyApiKeyStamp(header, vectorBodyBytes()))).toBe('SIGNATURE_INVALID');
   });
 });

@@ -4,7 +4,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { toDerSignature } from '@turnkey/crypto';
 import { StampError } from '../errors.js';
-import { VECTOR_BODY, encodeStampHeader, vectorBodyBytes } from '../test-vectors.js';
+import { VECTOR_BODY, encodeStampHeader, stampReasonOf, vectorBodyBytes } from '../test-vectors.js';
 import { verifyApiKeyStamp } from './verify-api-key-stamp.js';
 import { eip191Digest, verifySecp256k1Eip191Stamp } from './verify-secp256k1-eip191.js';
 
@@ -21,15 +21,6 @@ const RSV = `${R}${S}${(27 + RECOVERY).toString(16)}`; // personal_sign output
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const stampOf = (signature: string, publicKey = PUBLIC_KEY) => ({ publicKey, scheme: SCHEME, signature });
 
-function reasonOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-    return undefined;
-  } catch (error) {
-    expect(error).toBeInstanceOf(StampError);
-    return (error as StampError).reason;
-  }
-}
 
 describe('eip191Digest', () => {
   it('hashes the personal_sign prefix with the decimal byte length', () => {
@@ -70,32 +61,32 @@ describe('verifySecp256k1Eip191Stamp', () => {
   });
 
   it('fails over a tampered body', () => {
-    expect(reasonOf(() => verifySecp256k1Eip191Stamp(stampOf(DER), utf8(`${VECTOR_BODY} `)))).toBe(
+    expect(stampReasonOf(() => verifySecp256k1Eip191Stamp(stampOf(DER), utf8(`${VECTOR_BODY} `)))).toBe(
       'SIGNATURE_INVALID',
     );
   });
 
   it('fails against another key', () => {
     const other = Buffer.from(secp256k1.getPublicKey(new Uint8Array(32).fill(9), true)).toString('hex');
-    expect(reasonOf(() => verifySecp256k1Eip191Stamp(stampOf(DER, other), vectorBodyBytes()))).toBe(
+    expect(stampReasonOf(() => verifySecp256k1Eip191Stamp(stampOf(DER, other), vectorBodyBytes()))).toBe(
       'SIGNATURE_INVALID',
     );
   });
 
   it('fails for a signature over sha256 instead of the EIP-191 digest', () => {
     const der = Buffer.from(secp256k1.sign(vectorBodyBytes(), PRIVATE_KEY, { format: 'der' })).toString('hex');
-    expect(reasonOf(() => verifySecp256k1Eip191Stamp(stampOf(der), vectorBodyBytes()))).toBe('SIGNATURE_INVALID');
+    expect(stampReasonOf(() => verifySecp256k1Eip191Stamp(stampOf(der), vectorBodyBytes()))).toBe('SIGNATURE_INVALID');
   });
 
   it('rejects uncompressed or invalid public keys and malformed signatures', () => {
     const uncompressed = Buffer.from(secp256k1.getPublicKey(PRIVATE_KEY, false)).toString('hex');
     for (const publicKey of [uncompressed, `02${'ff'.repeat(32)}`, '02', '']) {
-      expect(reasonOf(() => verifySecp256k1Eip191Stamp(stampOf(DER, publicKey), vectorBodyBytes()))).toBe(
+      expect(stampReasonOf(() => verifySecp256k1Eip191Stamp(stampOf(DER, publicKey), vectorBodyBytes()))).toBe(
         'SIGNATURE_INVALID',
       );
     }
     for (const signature of ['', '30', `${R}`, `${DER}00`, '00'.repeat(64)]) {
-      expect(reasonOf(() => verifySecp256k1Eip191Stamp(stampOf(signature), vectorBodyBytes()))).toBe(
+      expect(stampReasonOf(() => verifySecp256k1Eip191Stamp(stampOf(signature), vectorBodyBytes()))).toBe(
         'SIGNATURE_INVALID',
       );
     }

@@ -4,7 +4,7 @@ import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:cryp
 import fc from 'fast-check';
 import { StampError } from '../errors.js';
 import { compressP256PublicKey } from '../keys/p256.js';
-import { VECTOR_BODY, vectorBodyBytes } from '../test-vectors.js';
+import { VECTOR_BODY, stampErrorOf, vectorBodyBytes } from '../test-vectors.js';
 import {
   expectedWebauthnChallenge,
   parseWebauthnStamp,
@@ -49,15 +49,6 @@ function buildHeader(privateKey: KeyObject, options: AssertionOptions = {}): str
   });
 }
 
-function errorOf(fn: () => unknown): StampError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(StampError);
-    return error as StampError;
-  }
-  throw new Error('expected a StampError');
-}
 
 describe('expectedWebauthnChallenge', () => {
   it('matches the protocol-notes example (base64url of the UTF-8 hex digest)', () => {
@@ -93,21 +84,21 @@ describe('verifyWebauthnStamp', () => {
     const stamp = parseWebauthnStamp(
       buildHeader(credential.privateKey, { challenge: expectedWebauthnChallenge(new TextEncoder().encode('{}')) }),
     );
-    const error = errorOf(() => verifyWebauthnStamp(stamp, vectorBodyBytes(), credential.publicKey));
+    const error = stampErrorOf(() => verifyWebauthnStamp(stamp, vectorBodyBytes(), credential.publicKey));
     expect(error.reason).toBe('SIGNATURE_INVALID');
     expect(error.message).toMatch(/challenge/);
   });
 
   it('fails when the challenge is the raw digest instead of its hex', () => {
     const stamp = parseWebauthnStamp(buildHeader(credential.privateKey, { challenge: b64u(sha256(VECTOR_BODY)) }));
-    expect(errorOf(() => verifyWebauthnStamp(stamp, vectorBodyBytes(), credential.publicKey)).reason).toBe(
+    expect(stampErrorOf(() => verifyWebauthnStamp(stamp, vectorBodyBytes(), credential.publicKey)).reason).toBe(
       'SIGNATURE_INVALID',
     );
   });
 
   it('fails for a registration (webauthn.create) clientData', () => {
     const stamp = parseWebauthnStamp(buildHeader(credential.privateKey, { type: 'webauthn.create' }));
-    const error = errorOf(() => verifyWebauthnStamp(stamp, vectorBodyBytes(), credential.publicKey));
+    const error = stampErrorOf(() => verifyWebauthnStamp(stamp, vectorBodyBytes(), credential.publicKey));
     expect(error.reason).toBe('SIGNATURE_INVALID');
     expect(error.message).toMatch(/webauthn\.get/);
   });
@@ -115,18 +106,18 @@ describe('verifyWebauthnStamp', () => {
   it('fails over a tampered body', () => {
     const stamp = parseWebauthnStamp(buildHeader(credential.privateKey));
     const tampered = new TextEncoder().encode(VECTOR_BODY.replace('"w"', '"x"'));
-    expect(errorOf(() => verifyWebauthnStamp(stamp, tampered, credential.publicKey)).reason).toBe('SIGNATURE_INVALID');
+    expect(stampErrorOf(() => verifyWebauthnStamp(stamp, tampered, credential.publicKey)).reason).toBe('SIGNATURE_INVALID');
   });
 
   it('fails for another credential’s key and for altered authenticatorData', () => {
     const stamp = parseWebauthnStamp(buildHeader(credential.privateKey));
-    expect(errorOf(() => verifyWebauthnStamp(stamp, vectorBodyBytes(), newCredential().publicKey)).reason).toBe(
+    expect(stampErrorOf(() => verifyWebauthnStamp(stamp, vectorBodyBytes(), newCredential().publicKey)).reason).toBe(
       'SIGNATURE_INVALID',
     );
     const authenticatorData = new Uint8Array(stamp.authenticatorData);
     authenticatorData[36] = 8; // signCount
     expect(
-      errorOf(() => verifyWebauthnStamp({ ...stamp, authenticatorData }, vectorBodyBytes(), credential.publicKey))
+      stampErrorOf(() => verifyWebauthnStamp({ ...stamp, authenticatorData }, vectorBodyBytes(), credential.publicKey))
         .reason,
     ).toBe('SIGNATURE_INVALID');
   });
@@ -134,7 +125,7 @@ describe('verifyWebauthnStamp', () => {
   it('rejects a stored key that is not a P-256 point', () => {
     const stamp = parseWebauthnStamp(buildHeader(credential.privateKey));
     for (const publicKey of [new Uint8Array(65), credential.publicKey.subarray(1), new Uint8Array(0)]) {
-      expect(errorOf(() => verifyWebauthnStamp(stamp, vectorBodyBytes(), publicKey)).reason).toBe('SIGNATURE_INVALID');
+      expect(stampErrorOf(() => verifyWebauthnStamp(stamp, vectorBodyBytes(), publicKey)).reason).toBe('SIGNATURE_INVALID');
     }
   });
 
@@ -142,7 +133,7 @@ describe('verifyWebauthnStamp', () => {
     const stamp = parseWebauthnStamp(buildHeader(credential.privateKey));
     const clientDataJson = new TextEncoder().encode('not json');
     expect(
-      errorOf(() => verifyWebauthnStamp({ ...stamp, clientDataJson }, vectorBodyBytes(), credential.publicKey)).reason,
+      stampErrorOf(() => verifyWebauthnStamp({ ...stamp, clientDataJson }, vectorBodyBytes(), credential.publicKey)).reason,
     ).toBe('STAMP_MALFORMED');
   });
 });
@@ -151,7 +142,7 @@ describe('parseWebauthnStamp', () => {
   const valid = JSON.parse(buildHeader(newCredential().privateKey)) as Record<string, string>;
 
   it('is not base64: the header is plain JSON', () => {
-    expect(errorOf(() => parseWebauthnStamp(Buffer.from(JSON.stringify(valid)).toString('base64url'))).reason).toBe(
+    expect(stampErrorOf(() => parseWebauthnStamp(Buffer.from(JSON.stringify(valid)).toString('base64url'))).reason).toBe(
       'STAMP_MALFORMED',
     );
   });
@@ -159,12 +150,12 @@ describe('parseWebauthnStamp', () => {
   it('rejects missing or non-base64url fields and short authenticatorData, naming the field', () => {
     for (const field of ['authenticatorData', 'clientDataJson', 'credentialId', 'signature']) {
       for (const value of [undefined, 1, '', '!!']) {
-        const error = errorOf(() => parseWebauthnStamp(JSON.stringify({ ...valid, [field]: value })));
+        const error = stampErrorOf(() => parseWebauthnStamp(JSON.stringify({ ...valid, [field]: value })));
         expect(error.reason).toBe('STAMP_MALFORMED');
         expect(error.message).toContain(field);
       }
     }
-    const short = errorOf(() => parseWebauthnStamp(JSON.stringify({ ...valid, authenticatorData: b64u(new Uint8Array(36)) })));
+    const short = stampErrorOf(() => parseWebauthnStamp(JSON.stringify({ ...valid, authenticatorData: b64u(new Uint8Array(36)) })));
     expect(short.message).toMatch(/authenticatorData/);
   });
 
