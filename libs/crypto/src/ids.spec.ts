@@ -1,6 +1,6 @@
 /** Tests for UUIDv7 generation: format and strict monotonicity. */
 import { describe, expect, it, vi } from 'vitest';
-import { newId } from './ids.js';
+import { idTimestamp, newId } from './ids.js';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -50,5 +50,21 @@ describe('newId', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('idTimestamp', () => {
+  it('reads the 48-bit millisecond timestamp', () => {
+    expect(idTimestamp('018f3b2a-1c00-7abc-8def-0123456789ab').getTime()).toBe(0x018f3b2a1c00);
+  });
+
+  it('orders like the ids it reads', () => {
+    const ids = Array.from({ length: 50 }, () => newId());
+    const times = ids.map((id) => idTimestamp(id).getTime());
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  });
+
+  it('refuses anything but a UUIDv7', () => {
+    expect(() => idTimestamp('01234567-89ab-4def-8123-456789abcdef')).toThrow(/UUIDv7/);
   });
 });

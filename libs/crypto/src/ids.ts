@@ -72,3 +72,13 @@ export function newId(): string {
   const hex = Buffer.from(bytes).toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/**
+ * The creation time a UUIDv7 carries (its first 48 bits, Unix milliseconds). Records that sort by
+ * id take their `createdAt` from here, so the two orders can never disagree.
+ * @throws Error when `id` is not a UUIDv7.
+ */
+export function idTimestamp(id: string): Date {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id)) throw new Error('not a UUIDv7');
+  return new Date(parseInt(id.slice(0, 8) + id.slice(9, 13), 16));
+}

@@ -41,7 +41,7 @@ export {
 } from './keys/p256.js';
 
 export { activityFingerprint, sha256Hex } from './hash.js';
-export { newId } from './ids.js';
+export { idTimestamp, newId } from './ids.js';
 
 export { HARDENED_OFFSET, DerivationError, parseDerivationPath, type TParsedPath } from './derivation/derivation-path.js';
 export { MNEMONIC_LENGTHS, SeedDeriver, createMnemonic, isValidMnemonic, type TCurveName, type TDerivedKey } from './derivation/derive-key.js';

@@ -42,7 +42,7 @@ describe('latchkey CLI', () => {
       const env = { DATABASE_URL: db.url, LATCHKEY_DATA_DIR: dataDir };
       const m = run(['migrate'], env);
       expect(m.code, m.stderr).toBe(0);
-      expect(JSON.parse(m.stdout)).toMatchObject({ applied: ['0001_init.sql'], rootOrganizationCreated: true });
+      expect(JSON.parse(m.stdout)).toMatchObject({ applied: ['0001_init.sql', '0002_unique_wallet_names.sql'], rootOrganizationCreated: true });
       const boot = JSON.parse(await readFile(join(dataDir, 'bootstrap.json'), 'utf8'));
       expect(boot).toMatchObject({ organizationId: expect.any(String), apiPrivateKey: expect.stringMatching(/^[0-9a-f]{64}$/) });
       expect((await stat(join(dataDir, 'bootstrap.json'))).mode & 0o777).toBe(0o600);

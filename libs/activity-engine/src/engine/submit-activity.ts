@@ -4,7 +4,7 @@
  * outbox event are written in one transaction, so a crash never leaves half an activity. A
  * handler's AppError gives a FAILED activity (HTTP 200), not an HTTP error.
  */
-import { activityFingerprint, newId, type TKeyVault } from '@latchkey/crypto';
+import { activityFingerprint, idTimestamp, newId, type TKeyVault } from '@latchkey/crypto';
 import { AppError, fromZodIssues, ZActivityRequestSchema, type TActivity, type TActivityStatus } from '@latchkey/domain';
 import { isUniqueViolation, type Organization, type TRepositories, type TStore } from '@latchkey/persistence';
 import { activityKind, type TActivityVersion, type TAnyActivityDefinition } from './activity-definition.js';
@@ -130,6 +130,8 @@ async function record(
         failure: (p.failure as object | undefined) ?? null,
         fingerprint: p.fingerprint,
         createdByUserId: p.principal.userId,
+        // From the id's own clock reading: listing by id and by createdAt then always agree.
+        createdAt: idTimestamp(p.activityId),
       });
       const wire = activityToWire(row);
       await tx.outbox.append({ organizationId: p.organizationId, eventType: ACTIVITY_EVENT_TYPE, payload: { activity: wire } as object });

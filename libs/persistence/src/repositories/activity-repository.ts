@@ -13,6 +13,8 @@ export interface TNewActivity {
   failure?: Prisma.InputJsonValue | null;
   fingerprint: string;
   createdByUserId: string | null;
+  /** Also the initial updatedAt. */
+  createdAt: Date;
 }
 
 export interface TActivityListQuery extends TPageRequest {
@@ -25,7 +27,7 @@ export function activityRepository(db: TDb) {
   return {
     async insert(a: TNewActivity): Promise<Activity> {
       const { failure, ...rest } = a;
-      return db.activity.create({ data: { ...rest, ...(failure ? { failure } : {}) } });
+      return db.activity.create({ data: { ...rest, updatedAt: a.createdAt, ...(failure ? { failure } : {}) } });
     },
     async findById(organizationId: string, id: string): Promise<Activity | null> {
       return db.activity.findFirst({ where: { organizationId, id } });

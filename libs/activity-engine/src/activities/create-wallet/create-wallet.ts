@@ -24,7 +24,7 @@ import {
   type TCreateWalletResult,
   type TWalletAccountParams,
 } from '@latchkey/domain';
-import type { TNewWalletAccount } from '@latchkey/persistence';
+import { isUniqueViolation, type TNewWalletAccount } from '@latchkey/persistence';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 
 /** The vault binding of a wallet's seed: a sealed seed cannot be moved to another wallet. */
@@ -86,23 +86,27 @@ export const createWallet: TActivityDefinition<TCreateWalletIntent, TCreateWalle
   params: ZCreateWalletIntentSchema,
   validate: (p) => validateAccountParams(p.accounts),
   async handle(ctx, p) {
-    const existing = await ctx.tx.wallets.list(ctx.organizationId);
-    if (existing.some((w) => w.name === p.walletName)) {
-      throw new AppError('BAD_REQUEST', `wallet name must be unique: a wallet named ${JSON.stringify(p.walletName)} already exists`, { field: 'walletName' });
-    }
     const walletId = newId();
     const mnemonic = createMnemonic(p.mnemonicLength);
     const accounts = deriveAccounts(mnemonic, ctx.organizationId, walletId, p.accounts);
-    await ctx.tx.wallets.create(
-      {
-        id: walletId,
-        organizationId: ctx.organizationId,
-        name: p.walletName,
-        sealedSeed: ctx.vault.seal(new TextEncoder().encode(mnemonic), walletSeedAad(walletId)),
-        mnemonicLength: p.mnemonicLength,
-      },
-      accounts,
-    );
+    try {
+      await ctx.tx.wallets.create(
+        {
+          id: walletId,
+          organizationId: ctx.organizationId,
+          name: p.walletName,
+          sealedSeed: ctx.vault.seal(new TextEncoder().encode(mnemonic), walletSeedAad(walletId)),
+          mnemonicLength: p.mnemonicLength,
+        },
+        accounts,
+      );
+    } catch (e) {
+      // The only unique key a new wallet can hit is its name (a partial unique index).
+      if (isUniqueViolation(e)) {
+        throw new AppError('BAD_REQUEST', `wallet name must be unique: a wallet named ${JSON.stringify(p.walletName)} already exists`, { field: 'walletName' });
+      }
+      throw e;
+    }
     return { walletId, addresses: accounts.map((a) => a.address) };
   },
 };
