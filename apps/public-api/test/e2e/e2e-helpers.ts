@@ -1,0 +1,143 @@
+/**
+ * Shared pieces of the public API end-to-end tests: request builders in the exact shapes of
+ * `@turnkey/http`'s wire types, an independent Ethereum address derivation (so addresses are
+ * checked against our own arithmetic, not the server's), and a raw `fetch` helper for the cases
+ * the published clients cannot express (tampered bodies, missing stamps, odd paths).
+ */
+import { createHash } from 'node:crypto';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import type { TurnkeyApiTypes } from '@turnkey/http';
+import { expect } from 'vitest';
+
+export type TCreateWalletRequest = TurnkeyApiTypes['v1CreateWalletRequest'];
+export type TWalletAccountParams = TurnkeyApiTypes['v1WalletAccountParams'];
+export type TAddressFormat = TurnkeyApiTypes['v1AddressFormat'];
+
+/** BIP44 Ethereum path of account `index` (the layout Turnkey's own helpers use). */
+export const ethereumPath = (index: number): string => `m/44'/60'/0'/0/${index}`;
+
+export function accountParams(index: number, addressFormat: TAddressFormat = 'ADDRESS_FORMAT_ETHEREUM'): TWalletAccountParams {
+  return { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: ethereumPath(index), addressFormat };
+}
+
+let nameCounter = 0;
+/** A wallet name no other test (or earlier run on a reused database) has used. */
+export function uniqueName(prefix: string): string {
+  nameCounter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${nameCounter}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** The full `create_wallet` envelope, as a `TurnkeyClient` caller writes it. */
+export function createWalletRequest(
+  organizationId: string,
+  walletName: string,
+  accounts: TWalletAccountParams[] = [accountParams(0)],
+  timestampMs: string = String(Date.now()),
+): TCreateWalletRequest {
+  return { type: 'ACTIVITY_TYPE_CREATE_WALLET', timestampMs, organizationId, parameters: { walletName, accounts } };
+}
+
+/** EIP-55 mixed-case checksum of a 20-byte address (`0x` + 40 hex digits, any case). */
+export function toChecksumAddress(address: string): string {
+  const lower = address.toLowerCase().replace(/^0x/, '');
+  const hash = bytesToHex(keccak_256(new TextEncoder().encode(lower)));
+  let out = '0x';
+  for (let i = 0; i < lower.length; i++) {
+    const c = lower[i]!;
+    out += parseInt(hash[i]!, 16) >= 8 ? c.toUpperCase() : c;
+  }
+  return out;
+}
+
+/** Uncompressed SEC1 (`04…`, 65 bytes) of a secp256k1 public key given in either SEC1 form. */
+export function uncompressedSecp256k1(publicKeyHex: string): Uint8Array {
+  return secp256k1.Point.fromHex(publicKeyHex).toBytes(false);
+}
+
+/** keccak256(X‖Y)[12..32], EIP-55 checksummed: the Ethereum address of a secp256k1 key. */
+export function ethereumAddressOf(publicKeyHex: string): string {
+  const xy = uncompressedSecp256k1(publicKeyHex).subarray(1);
+  return toChecksumAddress(`0x${bytesToHex(keccak_256(xy).subarray(12))}`);
+}
+
+export const sha256Hex = (s: string): string => createHash('sha256').update(s, 'utf8').digest('hex');
+
+export interface TRawResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** Parsed body when it is JSON, else undefined. */
+  json: unknown;
+}
+
+/** A request with exactly the given body and headers; redirects are reported, never followed. */
+export async function rawRequest(
+  url: string,
+  init: { method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> } = {},
+): Promise<TRawResponse> {
+  const res = await fetch(url, {
+    method: init.method ?? 'POST',
+    headers: init.headers ?? {},
+    redirect: 'manual',
+    ...(init.body !== undefined ? { body: init.body } : {}),
+  });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+export interface TErrorBody {
+  code: number;
+  message: string;
+  details: Array<{ '@type': string; turnkeyErrorCode: string; latchkeyErrorCode?: string }>;
+}
+
+/**
+ * Asserts the grpc-gateway `rpcStatus` error shape, its HTTP status, gRPC code and Turnkey error
+ * code, and that the response is JSON (the clients parse error bodies with `response.json()`).
+ */
+export function expectErrorResponse(res: TRawResponse, httpStatus: number, grpcCode: number, turnkeyErrorCode: string): TErrorBody {
+  expect(res.status, res.text).toBe(httpStatus);
+  expect(res.headers.get('content-type') ?? '').toMatch(/^application\/json/);
+  expect(res.headers.get('location')).toBeNull();
+  const body = res.json as TErrorBody;
+  expect(body).toEqual({
+    code: grpcCode,
+    message: expect.any(String),
+    details: [expect.objectContaining({ '@type': 'type.googleapis.com/errors.v1.TurnkeyErrorDetail', turnkeyErrorCode })],
+  });
+  expect(body.message.length).toBeGreaterThan(0);
+  return body;
+}
+
+/** Awaits a promise that must reject with an instance of `cls`, and returns that error. */
+export async function rejectionOf<T extends Error>(promise: Promise<unknown>, cls: abstract new (...args: never[]) => T): Promise<T> {
+  let value: unknown;
+  try {
+    value = await promise;
+  } catch (e) {
+    expect(e).toBeInstanceOf(cls);
+    return e as T;
+  }
+  throw new Error(`expected a ${cls.name} but the call succeeded with ${JSON.stringify(value)}`);
+}
+
+/** The `turnkeyErrorCode`s of an error's details (TurnkeyRequestError.details is `any[] | null`). */
+export function turnkeyErrorCodes(details: unknown[] | null): string[] {
+  return (details ?? []).map((d) => (d as { turnkeyErrorCode?: string }).turnkeyErrorCode ?? '');
+}
+
+/** `{seconds, nanos}` as decimal strings, within `slackSeconds` of now. */
+export function expectRecentTimestamp(t: unknown, slackSeconds = 600): void {
+  expect(t).toEqual({ seconds: expect.stringMatching(/^[0-9]+$/), nanos: expect.stringMatching(/^[0-9]+$/) });
+  const { seconds, nanos } = t as { seconds: string; nanos: string };
+  expect(Math.abs(Number(seconds) - Date.now() / 1000)).toBeLessThan(slackSeconds);
+  expect(Number(nanos)).toBeLessThan(1_000_000_000);
+}
