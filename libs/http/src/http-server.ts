@@ -45,18 +45,22 @@ export function createHttpServer(opts: THttpServerOptions): FastifyInstance {
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
   const allowHeaders = [...BASE_ALLOWED_HEADERS, ...(opts.allowHeaders ?? [])].join(', ');
-  app.addHook('onRequest', async (req, reply) => {
+  // Synchronous hook: it runs on every request. CORS headers only when a browser sends Origin.
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
-    reply.header('access-control-allow-origin', req.headers.origin ?? '*');
-    reply.header('vary', 'Origin');
+    const origin = req.headers.origin;
+    if (origin !== undefined) reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
     if (req.method === 'OPTIONS') {
       reply
+        .header('access-control-allow-origin', origin ?? '*')
         .header('access-control-allow-methods', 'GET, POST, OPTIONS')
         .header('access-control-allow-headers', allowHeaders)
         .header('access-control-max-age', '600')
         .code(204)
         .send();
+      return;
     }
+    done();
   });
 
   app.setErrorHandler((err: unknown, req, reply) => {

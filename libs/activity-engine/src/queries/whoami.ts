@@ -6,10 +6,9 @@ export const whoami: TQueryDefinition<TWhoamiRequest, TWhoamiResponse> = {
   path: 'whoami',
   request: ZWhoamiRequestSchema,
   async handle(ctx) {
-    const [user, org] = await Promise.all([
-      ctx.cache.user(ctx.principal.organizationId, ctx.principal.userId),
-      ctx.cache.organization(ctx.principal.organizationId),
-    ]);
+    // The signer's organization: usually the target, already loaded by authentication.
+    const org = ctx.principal.organizationId === ctx.organization.id ? ctx.organization : await ctx.cache.organization(ctx.principal.organizationId);
+    const user = await ctx.cache.user(ctx.principal.organizationId, ctx.principal.userId);
     if (!user || !org) throw new AppError('UNAUTHENTICATED', 'the credential no longer belongs to a user');
     return { organizationId: org.id, organizationName: org.name, userId: user.id, username: user.userName };
   },

@@ -7,7 +7,7 @@
  * so a flood of distinct (possibly bogus) keys cannot grow memory; failed imports are not cached.
  */
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { encodeHex } from '../encoding.js';
+import { decodeHex, encodeHex } from '../encoding.js';
 
 // SEQUENCE { SEQUENCE { id-ecPublicKey, prime256v1 }, BIT STRING (0 unused bits) <point> }
 const P256_SPKI_COMPRESSED_PREFIX = Buffer.from(
@@ -60,6 +60,17 @@ const ed25519Cache = new LruCache<KeyObject>(KEY_OBJECT_CACHE_SIZE);
  * KeyObject for a SEC1 P-256 point, compressed (33 bytes, 02/03) or uncompressed (65 bytes, 04).
  * Returns `undefined` if the bytes are not a point on the curve.
  */
+/**
+ * Like {@link p256PublicKeyObject}, from lowercase hex, looking the cache up before decoding —
+ * the hot path of every stamped request.
+ */
+export function p256PublicKeyObjectFromHex(hex: string): KeyObject | undefined {
+  const cached = p256Cache.get(hex);
+  if (cached) return cached;
+  const point = decodeHex(hex);
+  return point ? p256PublicKeyObject(point) : undefined;
+}
+
 export function p256PublicKeyObject(point: Uint8Array): KeyObject | undefined {
   let prefix: Buffer;
   if (point.length === 33 && (point[0] === 0x02 || point[0] === 0x03)) {

@@ -10,7 +10,7 @@
 import { verify } from 'node:crypto';
 import { StampError } from '../errors.js';
 import { assertBytes, decodeHex } from '../encoding.js';
-import { p256PublicKeyObject } from '../keys/key-objects.js';
+import { p256PublicKeyObjectFromHex } from '../keys/key-objects.js';
 import type { TApiKeyStamp } from './api-key-stamp.types.js';
 
 // A DER ECDSA P-256 signature is at most 72 bytes; anything larger cannot verify.
@@ -23,9 +23,8 @@ const MAX_DER_SIGNATURE_BYTES = 72;
  */
 export function verifyP256Stamp(stamp: TApiKeyStamp, body: Uint8Array): void {
   assertBytes(body, 'body');
-  const point = decodeHex(stamp.publicKey);
-  const keyObject =
-    point && point.length === 33 ? p256PublicKeyObject(point) : undefined;
+  // 66 hex characters = a 33-byte compressed point; anything else is refused before any work.
+  const keyObject = stamp.publicKey.length === 66 ? p256PublicKeyObjectFromHex(stamp.publicKey.toLowerCase()) : undefined;
   if (!keyObject) {
     throw new StampError(
       'SIGNATURE_INVALID',

