@@ -3,10 +3,14 @@
  * `activities/` and one line here; the path, the accepted types and the intent/result keys all
  * come from its definition.
  */
+import { createWalletAccounts } from './activities/create-wallet-accounts/create-wallet-accounts.js';
 import { createWallet } from './activities/create-wallet/create-wallet.js';
+import { deleteWalletAccounts } from './activities/delete-wallet-accounts/delete-wallet-accounts.js';
+import { deleteWallets } from './activities/delete-wallets/delete-wallets.js';
+import { updateWallet } from './activities/update-wallet/update-wallet.js';
 import type { TActivityVersion, TAnyActivityDefinition } from './engine/activity-definition.js';
 
-export const ACTIVITY_DEFINITIONS: readonly TAnyActivityDefinition[] = [createWallet];
+export const ACTIVITY_DEFINITIONS: readonly TAnyActivityDefinition[] = [createWallet, createWalletAccounts, updateWallet, deleteWallets, deleteWalletAccounts];
 
 export interface TActivityRegistry {
   byPath(path: string): TAnyActivityDefinition | undefined;

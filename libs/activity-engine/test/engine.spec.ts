@@ -2,24 +2,20 @@
  * The engine against a real PostgreSQL (embedded, or DATABASE_URL): stamped requests built the
  * way the Turnkey client builds them, through authentication, policy, handler and persistence.
  */
-import { createKeyVault, generateMasterKey, generateP256KeyPair, newId, signP256 } from '@latchkey/crypto';
+import { generateP256KeyPair, newId } from '@latchkey/crypto';
 import { AppError } from '@latchkey/domain';
-import { createStore, openDatabase, runMigrations, type TDatabase, type TStore } from '@latchkey/persistence';
-import { createTestDatabase, stopTestPostgres, type TTestDatabase } from '@latchkey/persistence/testing';
+import type { TStore } from '@latchkey/persistence';
+import { stopTestPostgres } from '@latchkey/persistence/testing';
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrapInstallation, createEngine, ensureServerKeys, type TEngine } from '../src/index.js';
+import type { TEngine } from '../src/index.js';
+import { createFixture, type TFixture, type TKeyPair } from './fixture.js';
 
-let testDb: TTestDatabase;
-let db: TDatabase;
+let f: TFixture;
 let store: TStore;
 let engine: TEngine;
-let root: { organizationId: string; userId: string; publicKey: string; privateKey: string };
-
-function stamp(body: string, kp: { publicKey: string; privateKey: string }) {
-  const json = JSON.stringify({ publicKey: kp.publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature: signP256(kp.privateKey, Buffer.from(body)) });
-  return { 'x-stamp': Buffer.from(json).toString('base64url') };
-}
+let root: TFixture['root'];
+const stamp = (body: string, kp: TKeyPair) => f.stamp(body, kp);
 
 function activityBody(parameters: object, extra: Record<string, unknown> = {}) {
   return JSON.stringify({ type: 'ACTIVITY_TYPE_CREATE_WALLET', timestampMs: String(Date.now()), organizationId: root.organizationId, parameters, ...extra });
@@ -32,21 +28,12 @@ async function submit(body: string, kp = root) {
 }
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  await runMigrations(testDb.url);
-  db = openDatabase(testDb.url);
-  store = createStore(db.prisma);
-  const vault = createKeyVault(generateMasterKey());
-  await ensureServerKeys(store, vault);
-  const kp = generateP256KeyPair();
-  const boot = await bootstrapInstallation(store, { rootApiPublicKey: kp.publicKey });
-  root = { organizationId: boot.organizationId, userId: boot.userId, publicKey: kp.publicKey, privateKey: kp.privateKey };
-  engine = createEngine({ store, vault, timestampWindowMs: 300_000 });
+  f = await createFixture();
+  ({ store, engine, root } = f);
 });
 
 afterAll(async () => {
-  await db?.close();
-  await testDb?.drop();
+  await f?.close();
   await stopTestPostgres();
 });
 

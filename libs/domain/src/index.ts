@@ -4,5 +4,6 @@ export * from './common.js';
 export * from './activity.js';
 export * from './queries.js';
 export * from './activities/create-wallet.js';
+export * from './activities/wallets.js';
 export * from './errors.js';
 export * from './config.js';

@@ -237,3 +237,21 @@ export type TListWalletAccountsRequest = z.infer<typeof ZListWalletAccountsReque
 
 export const ZListWalletAccountsResponseSchema = z.object({ accounts: z.array(ZWalletAccountSchema) });
 export type TListWalletAccountsResponse = z.infer<typeof ZListWalletAccountsResponseSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// get_wallet_account
+// ---------------------------------------------------------------------------------------------
+
+/** One account of a wallet, by address or by path (both must match when both are given). */
+export const ZGetWalletAccountRequestSchema = z
+  .object({
+    organizationId: ZIdentifierSchema,
+    walletId: ZIdentifierSchema,
+    address: z.string().min(1).max(256).optional(),
+    path: z.string().min(1).max(256).optional(),
+  })
+  .refine((r) => r.address !== undefined || r.path !== undefined, { message: 'give the address or the path of the account' });
+export type TGetWalletAccountRequest = z.infer<typeof ZGetWalletAccountRequestSchema>;
+
+export const ZGetWalletAccountResponseSchema = z.object({ account: ZWalletAccountSchema });
+export type TGetWalletAccountResponse = z.infer<typeof ZGetWalletAccountResponseSchema>;

@@ -9,6 +9,17 @@
 import type { TurnkeyApiTypes as T } from '@turnkey/http';
 import type { z } from 'zod';
 import type {
+  ZCreateWalletAccountsIntentSchema,
+  ZCreateWalletAccountsResultSchema,
+  ZDeleteWalletAccountsIntentSchema,
+  ZDeleteWalletAccountsResultSchema,
+  ZDeleteWalletsIntentSchema,
+  ZDeleteWalletsResultSchema,
+  ZUpdateWalletIntentSchema,
+  ZUpdateWalletResultSchema,
+} from '../src/activities/wallets.js';
+import type { ZGetWalletAccountRequestSchema, ZGetWalletAccountResponseSchema } from '../src/queries.js';
+import type {
   ZActivityRequestSchema,
   ZActivityResponseSchema,
   ZActivitySchema,
@@ -176,4 +187,18 @@ export type CreateWallet = [
   Satisfies<Out<typeof ZCreateWalletResultSchema>, T['v1CreateWalletResult']>,
   // What we echo back under `activity.intent.createWalletIntent` satisfies the client's type.
   Satisfies<Out<typeof ZCreateWalletIntentSchema>, T['v1CreateWalletIntent']>,
+];
+
+// ----- wallet activities and get_wallet_account (issue #3) -----
+export type WalletActivities = [
+  Accepts<T['v1CreateWalletAccountsIntent'], typeof ZCreateWalletAccountsIntentSchema>,
+  Satisfies<Out<typeof ZCreateWalletAccountsResultSchema>, T['v1CreateWalletAccountsResult']>,
+  Accepts<T['v1UpdateWalletIntent'], typeof ZUpdateWalletIntentSchema>,
+  Satisfies<Out<typeof ZUpdateWalletResultSchema>, T['v1UpdateWalletResult']>,
+  Accepts<T['v1DeleteWalletsIntent'], typeof ZDeleteWalletsIntentSchema>,
+  Satisfies<Out<typeof ZDeleteWalletsResultSchema>, T['v1DeleteWalletsResult']>,
+  Accepts<T['v1DeleteWalletAccountsIntent'], typeof ZDeleteWalletAccountsIntentSchema>,
+  Satisfies<Out<typeof ZDeleteWalletAccountsResultSchema>, T['v1DeleteWalletAccountsResult']>,
+  Accepts<T['v1GetWalletAccountRequest'], typeof ZGetWalletAccountRequestSchema>,
+  Satisfies<Out<typeof ZGetWalletAccountResponseSchema>, T['v1GetWalletAccountResponse']>,
 ];

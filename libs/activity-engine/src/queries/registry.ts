@@ -2,10 +2,10 @@
 import { getActivity, listActivities } from './activities.js';
 import { getOrganization } from './get-organization.js';
 import type { TAnyQueryDefinition } from './query-definition.js';
-import { getWallet, listWalletAccounts, listWallets } from './wallets.js';
+import { getWallet, getWalletAccount, listWalletAccounts, listWallets } from './wallets.js';
 import { whoami } from './whoami.js';
 
-export const QUERY_DEFINITIONS: readonly TAnyQueryDefinition[] = [whoami, getOrganization, getActivity, listActivities, listWallets, getWallet, listWalletAccounts];
+export const QUERY_DEFINITIONS: readonly TAnyQueryDefinition[] = [whoami, getOrganization, getActivity, listActivities, listWallets, getWallet, getWalletAccount, listWalletAccounts];
 
 export function createQueryRegistry(defs: readonly TAnyQueryDefinition[] = QUERY_DEFINITIONS): (path: string) => TAnyQueryDefinition | undefined {
   const byPath = new Map(defs.map((d) => [d.path, d]));

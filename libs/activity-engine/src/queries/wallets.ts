@@ -2,9 +2,12 @@
 import {
   AppError,
   parsePagination,
+  ZGetWalletAccountRequestSchema,
   ZGetWalletRequestSchema,
   ZListWalletAccountsRequestSchema,
   ZListWalletsRequestSchema,
+  type TGetWalletAccountRequest,
+  type TGetWalletAccountResponse,
   type TGetWalletRequest,
   type TGetWalletResponse,
   type TListWalletAccountsRequest,
@@ -48,5 +51,15 @@ export const listWalletAccounts: TQueryDefinition<TListWalletAccountsRequest, TL
       (await ctx.store.wallets.findByIds(organizationId, [...new Set(rows.map((a) => a.walletId))])).map((w) => [w.id, walletToWire(w)]),
     );
     return { accounts: rows.map((a) => walletAccountToWire(a, wallets.get(a.walletId))) };
+  },
+};
+
+export const getWalletAccount: TQueryDefinition<TGetWalletAccountRequest, TGetWalletAccountResponse> = {
+  path: 'get_wallet_account',
+  request: ZGetWalletAccountRequestSchema,
+  async handle(ctx, req) {
+    const account = await ctx.store.wallets.findAccount(ctx.organization.id, req.walletId, { address: req.address, path: req.path });
+    if (!account) throw new AppError('NOT_FOUND', `wallet account not found in wallet ${req.walletId}`, { walletId: req.walletId });
+    return { account: walletAccountToWire(account) };
   },
 };

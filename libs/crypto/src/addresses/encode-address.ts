@@ -18,18 +18,15 @@ export class AddressFormatError extends Error {
   }
 }
 
-interface TFormatSpec {
-  curves: readonly TCurveName[];
-  encode(curve: TCurveName, publicKey: Uint8Array): string;
-}
+import type { TFormatSpec, TFormatTable } from './format-spec.js';
 
 const sec1 = (curve: TCurveName, pk: Uint8Array, compressed: boolean): string => {
   const point = curve === 'CURVE_P256' ? p256.Point.fromBytes(pk) : secp256k1.Point.fromBytes(pk);
   return bytesToHex(point.toBytes(compressed));
 };
 
-/** Formats available today; issue #3 completes the list of 38. */
-const FORMATS: Record<string, TFormatSpec> = {
+/** Every format, from each family's table. */
+const FORMATS: TFormatTable = {
   ADDRESS_FORMAT_ETHEREUM: { curves: ['CURVE_SECP256K1'], encode: (_c, pk) => ethereumAddress(pk) },
   ADDRESS_FORMAT_COMPRESSED: { curves: ['CURVE_SECP256K1'], encode: (c, pk) => sec1(c, pk, true) },
   ADDRESS_FORMAT_UNCOMPRESSED: { curves: ['CURVE_SECP256K1'], encode: (c, pk) => sec1(c, pk, false) },

@@ -37,6 +37,33 @@ export function walletRepository(db: TDb) {
       if (accounts.length > 0) await db.walletAccount.createMany({ data: accounts.map((a) => ({ ...a, name: a.name ?? null })) });
       return wallet;
     },
+    async addAccounts(accounts: TNewWalletAccount[]): Promise<void> {
+      await db.walletAccount.createMany({ data: accounts.map((a) => ({ ...a, name: a.name ?? null })) });
+    },
+    /** Records that a wallet's seed left the vault (export): it may then be deleted without the flag. */
+    async markExported(organizationId: string, id: string): Promise<void> {
+      await db.wallet.updateMany({ where: { organizationId, id, deletedAt: null }, data: { exported: true, updatedAt: new Date() } });
+    },
+    async rename(organizationId: string, id: string, name: string): Promise<void> {
+      await db.wallet.updateMany({ where: { organizationId, id, deletedAt: null }, data: { name, updatedAt: new Date() } });
+    },
+    /** Soft-deletes wallets and their accounts (their sealed seeds stay only until purged). */
+    async softDelete(organizationId: string, ids: string[], at: Date): Promise<void> {
+      await db.wallet.updateMany({ where: { organizationId, id: { in: ids }, deletedAt: null }, data: { deletedAt: at, updatedAt: at } });
+      await db.walletAccount.updateMany({ where: { organizationId, walletId: { in: ids }, deletedAt: null }, data: { deletedAt: at, updatedAt: at } });
+    },
+    async findAccount(organizationId: string, walletId: string, by: { address?: string | undefined; path?: string | undefined }): Promise<WalletAccount | null> {
+      return db.walletAccount.findFirst({
+        where: { organizationId, walletId, deletedAt: null, ...(by.address !== undefined ? { address: by.address } : {}), ...(by.path !== undefined ? { path: by.path } : {}) },
+        orderBy: { id: 'asc' },
+      });
+    },
+    async findAccountsByIds(organizationId: string, ids: string[]): Promise<WalletAccount[]> {
+      return db.walletAccount.findMany({ where: { organizationId, id: { in: ids }, deletedAt: null } });
+    },
+    async softDeleteAccounts(organizationId: string, ids: string[], at: Date): Promise<void> {
+      await db.walletAccount.updateMany({ where: { organizationId, id: { in: ids }, deletedAt: null }, data: { deletedAt: at, updatedAt: at } });
+    },
     async findById(organizationId: string, id: string): Promise<Wallet | null> {
       return db.wallet.findFirst({ where: { organizationId, id, deletedAt: null } });
     },

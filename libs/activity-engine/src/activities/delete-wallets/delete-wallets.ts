@@ -1,0 +1,29 @@
+/**
+ * delete_wallets — removes wallets and their accounts. The seed rule: a wallet that was never
+ * exported is refused unless `deleteWithoutExport` is true (its keys would be lost for good); for
+ * exported wallets the flag is ignored. All or nothing. Policy: WALLET / DELETE.
+ */
+import { AppError, ZDeleteWalletsIntentSchema, type TDeleteWalletsIntent, type TDeleteWalletsResult } from '@latchkey/domain';
+import type { TActivityDefinition } from '../../engine/activity-definition.js';
+
+export const deleteWallets: TActivityDefinition<TDeleteWalletsIntent, TDeleteWalletsResult> = {
+  path: 'delete_wallets',
+  versions: [{ type: 'ACTIVITY_TYPE_DELETE_WALLETS', intentKey: 'deleteWalletsIntent', resultKey: 'deleteWalletsResult' }],
+  resource: 'WALLET',
+  action: 'DELETE',
+  params: ZDeleteWalletsIntentSchema,
+  async handle(ctx, p) {
+    const ids = [...new Set(p.walletIds)];
+    const wallets = await ctx.tx.wallets.findByIds(ctx.organizationId, ids);
+    const missing = ids.filter((id) => !wallets.some((w) => w.id === id));
+    if (missing.length > 0) throw new AppError('NOT_FOUND', `wallets not found: ${missing.join(', ')}`, { walletIds: missing });
+    const unexported = wallets.filter((w) => !w.exported).map((w) => w.id);
+    if (unexported.length > 0 && !p.deleteWithoutExport) {
+      throw new AppError('BAD_REQUEST', `wallets were never exported, so deleting them would lose their keys: ${unexported.join(', ')}; export them first or set deleteWithoutExport`, {
+        walletIds: unexported,
+      });
+    }
+    await ctx.tx.wallets.softDelete(ctx.organizationId, ids, ctx.now);
+    return { walletIds: ids };
+  },
+};

@@ -1,0 +1,71 @@
+/**
+ * What every activity that derives wallet accounts shares: the stateless checks of account
+ * parameters, derivation of a batch from one seed, and the vault binding of a wallet's seed.
+ */
+import {
+  AddressFormatError,
+  DerivationError,
+  SeedDeriver,
+  assertAddressFormat,
+  encodeAddress,
+  newId,
+  parseDerivationPath,
+} from '@latchkey/crypto';
+import { AppError, type TWalletAccountParams } from '@latchkey/domain';
+import type { TNewWalletAccount } from '@latchkey/persistence';
+
+/** The vault binding of a wallet's seed: a sealed seed cannot be moved to another wallet. */
+export const walletSeedAad = (walletId: string) => `wallet-seed:${walletId}`;
+
+/**
+ * Stateless checks of account parameters, shared by every activity that derives accounts.
+ * @throws AppError BAD_REQUEST naming the account and what is wrong with it.
+ */
+export function validateAccountParams(accounts: readonly TWalletAccountParams[]): void {
+  const seen = new Set<string>();
+  accounts.forEach((a, i) => {
+    try {
+      const { canonical } = parseDerivationPath(a.path);
+      assertAddressFormat(a.curve, a.addressFormat);
+      if (a.curve !== 'CURVE_SECP256K1') throw new DerivationError(`${a.curve} derivation is not available yet; use CURVE_SECP256K1`);
+      const key = `${a.curve}|${canonical}|${a.addressFormat}`;
+      if (seen.has(key)) throw new DerivationError(`duplicate account (same curve, path and address format)`);
+      seen.add(key);
+    } catch (e) {
+      if (e instanceof AddressFormatError) {
+        throw new AppError('BAD_REQUEST', `accounts[${i}]: ${e.message}`, { field: `accounts.${i}.addressFormat`, allowedCurves: e.allowedCurves });
+      }
+      if (e instanceof DerivationError) throw new AppError('BAD_REQUEST', `accounts[${i}]: ${e.message}`, { field: `accounts.${i}` });
+      throw e;
+    }
+  });
+}
+
+/** Derives accounts of one seed into rows ready to insert. Private keys are wiped after use. */
+export function deriveAccounts(mnemonic: string, organizationId: string, walletId: string, accounts: readonly TWalletAccountParams[]): TNewWalletAccount[] {
+  const deriver = SeedDeriver.fromMnemonic(mnemonic);
+  return accounts.map((a) => {
+    const key = deriver.derive(a.curve, a.path);
+    try {
+      return {
+        id: newId(),
+        organizationId,
+        walletId,
+        curve: a.curve,
+        pathFormat: a.pathFormat,
+        path: key.path,
+        addressFormat: a.addressFormat,
+        address: encodeAddress(a.curve, a.addressFormat, key.publicKey),
+        publicKey: Buffer.from(key.publicKey).toString("hex"),
+        name: a.name ?? null,
+      };
+    } finally {
+      key.privateKey.fill(0);
+    }
+  });
+}
+
+/** Opens a wallet's sealed mnemonic. The caller keeps it only for the one operation. */
+export function openWalletSeed(vault: { open(sealed: string, aad: string): Uint8Array }, wallet: { id: string; sealedSeed: string }): string {
+  return new TextDecoder().decode(vault.open(wallet.sealedSeed, walletSeedAad(wallet.id)));
+}

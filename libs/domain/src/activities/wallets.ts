@@ -1,0 +1,45 @@
+/**
+ * Wire schemas of the wallet activities beyond create_wallet: create_wallet_accounts,
+ * update_wallet, delete_wallets, delete_wallet_accounts.
+ */
+import { z } from 'zod';
+import { ZIdentifierSchema } from '../common.js';
+import { MAX_WALLET_ACCOUNTS, ZWalletAccountParamsSchema } from './create-wallet.js';
+
+const ids = (what: string) =>
+  z.array(ZIdentifierSchema).min(1, `must list at least one ${what}`).max(100, `must list at most 100 ${what}s`);
+
+export const ZCreateWalletAccountsIntentSchema = z.object({
+  walletId: ZIdentifierSchema,
+  accounts: z.array(ZWalletAccountParamsSchema).min(1, 'must hold at least one account').max(MAX_WALLET_ACCOUNTS, `must hold at most ${MAX_WALLET_ACCOUNTS} accounts`),
+  /** false: derive and return the addresses without storing the accounts. Default true. */
+  persist: z.boolean().default(true),
+});
+export type TCreateWalletAccountsIntent = z.output<typeof ZCreateWalletAccountsIntentSchema>;
+export const ZCreateWalletAccountsResultSchema = z.object({ addresses: z.array(z.string()) });
+export type TCreateWalletAccountsResult = z.infer<typeof ZCreateWalletAccountsResultSchema>;
+
+export const ZUpdateWalletIntentSchema = z.object({
+  walletId: ZIdentifierSchema,
+  walletName: z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters').optional(),
+});
+export type TUpdateWalletIntent = z.output<typeof ZUpdateWalletIntentSchema>;
+export const ZUpdateWalletResultSchema = z.object({ walletId: ZIdentifierSchema });
+export type TUpdateWalletResult = z.infer<typeof ZUpdateWalletResultSchema>;
+
+export const ZDeleteWalletsIntentSchema = z.object({
+  walletIds: ids('wallet id'),
+  /** Delete wallets that were never exported (their seed is then gone for good). Ignored for exported ones. */
+  deleteWithoutExport: z.boolean().default(false),
+});
+export type TDeleteWalletsIntent = z.output<typeof ZDeleteWalletsIntentSchema>;
+export const ZDeleteWalletsResultSchema = z.object({ walletIds: z.array(ZIdentifierSchema) });
+export type TDeleteWalletsResult = z.infer<typeof ZDeleteWalletsResultSchema>;
+
+export const ZDeleteWalletAccountsIntentSchema = z.object({
+  walletAccountIds: ids('wallet account id'),
+  deleteWithoutExport: z.boolean().default(false),
+});
+export type TDeleteWalletAccountsIntent = z.output<typeof ZDeleteWalletAccountsIntentSchema>;
+export const ZDeleteWalletAccountsResultSchema = z.object({ walletAccountIds: z.array(ZIdentifierSchema) });
+export type TDeleteWalletAccountsResult = z.infer<typeof ZDeleteWalletAccountsResultSchema>;
