@@ -45,5 +45,8 @@ export { idTimestamp, newId } from './ids.js';
 
 export { HARDENED_OFFSET, DerivationError, parseDerivationPath, type TParsedPath } from './derivation/derivation-path.js';
 export { MNEMONIC_LENGTHS, SeedDeriver, createMnemonic, isValidMnemonic, type TCurveName, type TDerivedKey } from './derivation/derive-key.js';
-export { AddressFormatError, assertAddressFormat, curvesForAddressFormat, encodeAddress } from './addresses/encode-address.js';
+export { AddressFormatError, SUPPORTED_ADDRESS_FORMATS, assertAddressFormat, curvesForAddressFormat, encodeAddress } from './addresses/encode-address.js';
+export type { TFormatSpec, TFormatTable } from './addresses/format-spec.js';
 export { ethereumAddress, toChecksumAddress } from './addresses/ethereum.js';
+export { SLIP10_CURVES, slip10DeriveChild, slip10MasterNode, slip10PublicKey, type TSlip10Curve, type TSlip10Node } from './derivation/slip10.js';
+export { generateCurveKeyPair, publicKeyForCurve, type TCurveKeyPair } from './keys/curve-keys.js';

@@ -18,19 +18,53 @@ export class AddressFormatError extends Error {
   }
 }
 
-import type { TFormatSpec, TFormatTable } from './format-spec.js';
+import { APTOS_ADDRESS_FORMATS } from './aptos.js';
+import { BITCOIN_ADDRESS_FORMATS } from './bitcoin.js';
+import { COSMOS_ADDRESS_FORMATS } from './cosmos.js';
+import { DOGECOIN_ADDRESS_FORMATS } from './dogecoin.js';
+import type { TFormatTable } from './format-spec.js';
+import { SOLANA_ADDRESS_FORMATS } from './solana.js';
+import { SPARK_ADDRESS_FORMATS } from './spark.js';
+import { STELLAR_ADDRESS_FORMATS } from './stellar.js';
+import { SUI_ADDRESS_FORMATS } from './sui.js';
+import { TON_ADDRESS_FORMATS } from './ton.js';
+import { TRON_ADDRESS_FORMATS } from './tron.js';
+import { XRP_ADDRESS_FORMATS } from './xrp.js';
 
-const sec1 = (curve: TCurveName, pk: Uint8Array, compressed: boolean): string => {
+/** Hex of the SEC1 point (ECDSA curves); ed25519's compressed form is its raw 32-byte key. */
+function publicKeyHex(curve: TCurveName, pk: Uint8Array, compressed: boolean): string {
+  if (curve === 'CURVE_ED25519') {
+    if (pk.length !== 32) throw new TypeError('an ed25519 public key is 32 bytes');
+    return bytesToHex(pk);
+  }
   const point = curve === 'CURVE_P256' ? p256.Point.fromBytes(pk) : secp256k1.Point.fromBytes(pk);
   return bytesToHex(point.toBytes(compressed));
+}
+
+const KEY_FORMATS: TFormatTable = {
+  ADDRESS_FORMAT_ETHEREUM: { curves: ['CURVE_SECP256K1'], encode: (_c, pk) => ethereumAddress(pk) },
+  ADDRESS_FORMAT_COMPRESSED: { curves: ['CURVE_SECP256K1', 'CURVE_P256', 'CURVE_ED25519'], encode: (c, pk) => publicKeyHex(c, pk, true) },
+  ADDRESS_FORMAT_UNCOMPRESSED: { curves: ['CURVE_SECP256K1', 'CURVE_P256'], encode: (c, pk) => publicKeyHex(c, pk, false) },
 };
 
-/** Every format, from each family's table. */
+/** All 38 formats of the specification, from each family's table. */
 const FORMATS: TFormatTable = {
-  ADDRESS_FORMAT_ETHEREUM: { curves: ['CURVE_SECP256K1'], encode: (_c, pk) => ethereumAddress(pk) },
-  ADDRESS_FORMAT_COMPRESSED: { curves: ['CURVE_SECP256K1'], encode: (c, pk) => sec1(c, pk, true) },
-  ADDRESS_FORMAT_UNCOMPRESSED: { curves: ['CURVE_SECP256K1'], encode: (c, pk) => sec1(c, pk, false) },
+  ...KEY_FORMATS,
+  ...BITCOIN_ADDRESS_FORMATS,
+  ...DOGECOIN_ADDRESS_FORMATS,
+  ...SPARK_ADDRESS_FORMATS,
+  ...COSMOS_ADDRESS_FORMATS,
+  ...TRON_ADDRESS_FORMATS,
+  ...XRP_ADDRESS_FORMATS,
+  ...SOLANA_ADDRESS_FORMATS,
+  ...SUI_ADDRESS_FORMATS,
+  ...APTOS_ADDRESS_FORMATS,
+  ...STELLAR_ADDRESS_FORMATS,
+  ...TON_ADDRESS_FORMATS,
 };
+
+/** Every supported format name. */
+export const SUPPORTED_ADDRESS_FORMATS: readonly string[] = Object.keys(FORMATS);
 
 /** Curves an address format accepts (empty when the format is not supported yet). */
 export function curvesForAddressFormat(format: string): readonly TCurveName[] {
