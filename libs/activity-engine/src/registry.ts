@@ -3,6 +3,9 @@
  * `activities/` and one line here; the path, the accepted types and the intent/result keys all
  * come from its definition.
  */
+import { createPrivateKeys } from './activities/create-private-keys/create-private-keys.js';
+import { deletePrivateKeys } from './activities/delete-private-keys/delete-private-keys.js';
+import { createPrivateKeyTag, deletePrivateKeyTags, updatePrivateKeyTag } from './activities/private-key-tags/private-key-tags.js';
 import { createWalletAccounts } from './activities/create-wallet-accounts/create-wallet-accounts.js';
 import { createWallet } from './activities/create-wallet/create-wallet.js';
 import { deleteWalletAccounts } from './activities/delete-wallet-accounts/delete-wallet-accounts.js';
@@ -10,7 +13,18 @@ import { deleteWallets } from './activities/delete-wallets/delete-wallets.js';
 import { updateWallet } from './activities/update-wallet/update-wallet.js';
 import type { TActivityVersion, TAnyActivityDefinition } from './engine/activity-definition.js';
 
-export const ACTIVITY_DEFINITIONS: readonly TAnyActivityDefinition[] = [createWallet, createWalletAccounts, updateWallet, deleteWallets, deleteWalletAccounts];
+export const ACTIVITY_DEFINITIONS: readonly TAnyActivityDefinition[] = [
+  createWallet,
+  createWalletAccounts,
+  updateWallet,
+  deleteWallets,
+  deleteWalletAccounts,
+  createPrivateKeys,
+  deletePrivateKeys,
+  createPrivateKeyTag,
+  updatePrivateKeyTag,
+  deletePrivateKeyTags,
+];
 
 export interface TActivityRegistry {
   byPath(path: string): TAnyActivityDefinition | undefined;

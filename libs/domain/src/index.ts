@@ -5,5 +5,6 @@ export * from './activity.js';
 export * from './queries.js';
 export * from './activities/create-wallet.js';
 export * from './activities/wallets.js';
+export * from './activities/private-keys.js';
 export * from './errors.js';
 export * from './config.js';

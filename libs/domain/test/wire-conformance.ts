@@ -8,6 +8,7 @@
  */
 import type { TurnkeyApiTypes as T } from '@turnkey/http';
 import type { z } from 'zod';
+import type * as PK from '../src/activities/private-keys.js';
 import type {
   ZCreateWalletAccountsIntentSchema,
   ZCreateWalletAccountsResultSchema,
@@ -201,4 +202,23 @@ export type WalletActivities = [
   Satisfies<Out<typeof ZDeleteWalletAccountsResultSchema>, T['v1DeleteWalletAccountsResult']>,
   Accepts<T['v1GetWalletAccountRequest'], typeof ZGetWalletAccountRequestSchema>,
   Satisfies<Out<typeof ZGetWalletAccountResponseSchema>, T['v1GetWalletAccountResponse']>,
+];
+
+export type PrivateKeyActivities = [
+  Accepts<T['v1CreatePrivateKeysIntentV2'], typeof PK.ZCreatePrivateKeysIntentSchema>,
+  Satisfies<Out<typeof PK.ZCreatePrivateKeysResultSchema>, T['v1CreatePrivateKeysResultV2']>,
+  Accepts<T['v1DeletePrivateKeysIntent'], typeof PK.ZDeletePrivateKeysIntentSchema>,
+  Satisfies<Out<typeof PK.ZDeletePrivateKeysResultSchema>, T['v1DeletePrivateKeysResult']>,
+  Accepts<T['v1CreatePrivateKeyTagIntent'], typeof PK.ZCreatePrivateKeyTagIntentSchema>,
+  Satisfies<Out<typeof PK.ZCreatePrivateKeyTagResultSchema>, T['v1CreatePrivateKeyTagResult']>,
+  Accepts<T['v1UpdatePrivateKeyTagIntent'], typeof PK.ZUpdatePrivateKeyTagIntentSchema>,
+  Satisfies<Out<typeof PK.ZUpdatePrivateKeyTagResultSchema>, T['v1UpdatePrivateKeyTagResult']>,
+  Accepts<T['v1DeletePrivateKeyTagsIntent'], typeof PK.ZDeletePrivateKeyTagsIntentSchema>,
+  Satisfies<Out<typeof PK.ZDeletePrivateKeyTagsResultSchema>, T['v1DeletePrivateKeyTagsResult']>,
+  Accepts<T['v1GetPrivateKeyRequest'], typeof PK.ZGetPrivateKeyRequestSchema>,
+  Satisfies<Out<typeof PK.ZGetPrivateKeyResponseSchema>, T['v1GetPrivateKeyResponse']>,
+  Accepts<T['v1GetPrivateKeysRequest'], typeof PK.ZListPrivateKeysRequestSchema>,
+  Satisfies<Out<typeof PK.ZListPrivateKeysResponseSchema>, T['v1GetPrivateKeysResponse']>,
+  Accepts<T['v1ListPrivateKeyTagsRequest'], typeof PK.ZListPrivateKeyTagsRequestSchema>,
+  Satisfies<Out<typeof PK.ZListPrivateKeyTagsResponseSchema>, T['v1ListPrivateKeyTagsResponse']>,
 ];

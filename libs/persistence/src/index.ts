@@ -12,6 +12,7 @@ export { planPage, finishPage, type TPageRequest, type TSortDirection } from './
 export { processOutboxBatch, type TOutboxEvent, type TOutboxOutcome } from './repositories/outbox-repository.js';
 export type { TNewWallet, TNewWalletAccount } from './repositories/wallet-repository.js';
 export type { TNewActivity } from './repositories/activity-repository.js';
+export type { TNewPrivateKey, TPrivateKeyRecord } from './repositories/private-key-repository.js';
 export type {
   Activity,
   ApiKey,
@@ -23,4 +24,6 @@ export type {
   Wallet,
   WalletAccount,
   ServerKey,
+  PrivateKey,
+  PrivateKeyTag,
 } from './generated/prisma/client.js';

@@ -9,6 +9,7 @@ import { activityRepository } from './repositories/activity-repository.js';
 import { credentialRepository } from './repositories/credential-repository.js';
 import { organizationRepository } from './repositories/organization-repository.js';
 import { outboxRepository } from './repositories/outbox-repository.js';
+import { privateKeyRepository } from './repositories/private-key-repository.js';
 import { systemRepository } from './repositories/system-repository.js';
 import { userRepository } from './repositories/user-repository.js';
 import { walletRepository } from './repositories/wallet-repository.js';
@@ -20,6 +21,7 @@ function bindRepositories(db: TDb) {
     credentials: credentialRepository(db),
     activities: activityRepository(db),
     wallets: walletRepository(db),
+    privateKeys: privateKeyRepository(db),
     outbox: outboxRepository(db),
     system: systemRepository(db),
     /** Tells every process sharing the database that cached facts of `topic` changed (sent on commit). */

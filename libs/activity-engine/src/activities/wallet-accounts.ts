@@ -5,6 +5,7 @@
 import {
   AddressFormatError,
   DerivationError,
+  HARDENED_OFFSET,
   SeedDeriver,
   assertAddressFormat,
   encodeAddress,
@@ -25,9 +26,11 @@ export function validateAccountParams(accounts: readonly TWalletAccountParams[])
   const seen = new Set<string>();
   accounts.forEach((a, i) => {
     try {
-      const { canonical } = parseDerivationPath(a.path);
+      const { canonical, indexes } = parseDerivationPath(a.path);
       assertAddressFormat(a.curve, a.addressFormat);
-      if (a.curve !== 'CURVE_SECP256K1') throw new DerivationError(`${a.curve} derivation is not available yet; use CURVE_SECP256K1`);
+      if (a.curve === 'CURVE_ED25519' && indexes.some((i) => i < HARDENED_OFFSET)) {
+        throw new DerivationError(`ed25519 supports only hardened derivation (SLIP-0010): every segment of ${a.path} must end in '`);
+      }
       const key = `${a.curve}|${canonical}|${a.addressFormat}`;
       if (seen.has(key)) throw new DerivationError(`duplicate account (same curve, path and address format)`);
       seen.add(key);

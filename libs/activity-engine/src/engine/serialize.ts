@@ -1,6 +1,6 @@
 /** Database rows → wire objects, byte-exact with Turnkey's field names. */
-import { toTimestamp, type TActivity, type TActivityStatus, type TWallet, type TWalletAccount, type TWalletDetails } from '@latchkey/domain';
-import type { Activity, Wallet, WalletAccount } from '@latchkey/persistence';
+import { toTimestamp, type TActivity, type TActivityStatus, type TPrivateKey, type TWallet, type TWalletAccount, type TWalletDetails } from '@latchkey/domain';
+import type { Activity, TPrivateKeyRecord, Wallet, WalletAccount } from '@latchkey/persistence';
 import { isVotable } from './status-machine.js';
 
 export function activityToWire(a: Activity): TActivity {
@@ -49,4 +49,19 @@ export function walletAccountToWire(a: WalletAccount, details?: TWalletDetails):
     ...(a.name ? { name: a.name } : {}),
     ...(details ? { walletDetails: details } : {}),
   } as TWalletAccount;
+}
+
+export function privateKeyToWire(k: TPrivateKeyRecord): TPrivateKey {
+  return {
+    privateKeyId: k.id,
+    publicKey: k.publicKey,
+    privateKeyName: k.name,
+    curve: k.curve as TPrivateKey['curve'],
+    addresses: k.addresses.map((a) => ({ format: a.format as NonNullable<TPrivateKey['addresses'][number]['format']>, address: a.address })),
+    privateKeyTags: k.tagIds,
+    createdAt: toTimestamp(k.createdAt),
+    updatedAt: toTimestamp(k.updatedAt),
+    exported: k.exported,
+    imported: k.imported,
+  };
 }

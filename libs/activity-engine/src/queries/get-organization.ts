@@ -1,7 +1,7 @@
 /**
  * get_organization — the organization's data: users with their credentials, root quorum,
- * features and wallets. Policies, private keys, tags and invitations are listed once the
- * activities that create them exist (issues #3–#5); until then they are always empty.
+ * features, wallets and private keys. Policies, user tags and invitations are listed once the
+ * activities that create them exist (issues #4–#5); until then they are always empty.
  */
 import {
   toTimestamp,
@@ -13,7 +13,7 @@ import {
   type TGetOrganizationResponse,
   type TUser,
 } from '@latchkey/domain';
-import { walletToWire } from '../engine/serialize.js';
+import { privateKeyToWire, walletToWire } from '../engine/serialize.js';
 import type { TQueryDefinition } from './query-definition.js';
 
 export const getOrganization: TQueryDefinition<TGetOrganizationRequest, TGetOrganizationResponse> = {
@@ -21,7 +21,7 @@ export const getOrganization: TQueryDefinition<TGetOrganizationRequest, TGetOrga
   request: ZGetOrganizationRequestSchema,
   async handle(ctx) {
     const org = ctx.organization;
-    const [users, apiKeys, authenticators, tagsByUser, quorum, features, wallets] = await Promise.all([
+    const [users, apiKeys, authenticators, tagsByUser, quorum, features, wallets, privateKeys] = await Promise.all([
       ctx.store.users.listByOrganization(org.id),
       ctx.store.credentials.listApiKeysByOrganization(org.id),
       ctx.store.credentials.listAuthenticatorsByOrganization(org.id),
@@ -29,6 +29,7 @@ export const getOrganization: TQueryDefinition<TGetOrganizationRequest, TGetOrga
       ctx.store.organizations.rootQuorumMembers(org.id),
       ctx.store.organizations.features(org.id),
       ctx.store.wallets.list(org.id),
+      ctx.store.privateKeys.list(org.id),
     ]);
     const wireUsers: TUser[] = users.map((u) => ({
       userId: u.id,
@@ -75,7 +76,7 @@ export const getOrganization: TQueryDefinition<TGetOrganizationRequest, TGetOrga
         name: org.name,
         users: wireUsers,
         policies: [],
-        privateKeys: [],
+        privateKeys: privateKeys.map(privateKeyToWire),
         invitations: [],
         tags: [],
         rootQuorum: { threshold: org.rootQuorumThreshold, userIds: quorum.map((m) => m.userId) },

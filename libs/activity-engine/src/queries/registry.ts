@@ -1,11 +1,12 @@
 /** Every query Latchkey answers, in one explicit list. */
 import { getActivity, listActivities } from './activities.js';
 import { getOrganization } from './get-organization.js';
+import { getPrivateKey, listPrivateKeys, listPrivateKeyTags } from './private-keys.js';
 import type { TAnyQueryDefinition } from './query-definition.js';
 import { getWallet, getWalletAccount, listWalletAccounts, listWallets } from './wallets.js';
 import { whoami } from './whoami.js';
 
-export const QUERY_DEFINITIONS: readonly TAnyQueryDefinition[] = [whoami, getOrganization, getActivity, listActivities, listWallets, getWallet, getWalletAccount, listWalletAccounts];
+export const QUERY_DEFINITIONS: readonly TAnyQueryDefinition[] = [whoami, getOrganization, getActivity, listActivities, listWallets, getWallet, getWalletAccount, listWalletAccounts, getPrivateKey, listPrivateKeys, listPrivateKeyTags];
 
 export function createQueryRegistry(defs: readonly TAnyQueryDefinition[] = QUERY_DEFINITIONS): (path: string) => TAnyQueryDefinition | undefined {
   const byPath = new Map(defs.map((d) => [d.path, d]));

@@ -1,0 +1,28 @@
+/**
+ * delete_private_keys — removes private keys; a key never exported needs `deleteWithoutExport`
+ * (the flag is ignored for exported keys). All or nothing. Policy: PRIVATE_KEY / DELETE.
+ */
+import { AppError, ZDeletePrivateKeysIntentSchema, type TDeletePrivateKeysIntent, type TDeletePrivateKeysResult } from '@latchkey/domain';
+import type { TActivityDefinition } from '../../engine/activity-definition.js';
+
+export const deletePrivateKeys: TActivityDefinition<TDeletePrivateKeysIntent, TDeletePrivateKeysResult> = {
+  path: 'delete_private_keys',
+  versions: [{ type: 'ACTIVITY_TYPE_DELETE_PRIVATE_KEYS', intentKey: 'deletePrivateKeysIntent', resultKey: 'deletePrivateKeysResult' }],
+  resource: 'PRIVATE_KEY',
+  action: 'DELETE',
+  params: ZDeletePrivateKeysIntentSchema,
+  async handle(ctx, p) {
+    const ids = [...new Set(p.privateKeyIds)];
+    const keys = await ctx.tx.privateKeys.findByIds(ctx.organizationId, ids);
+    const missing = ids.filter((id) => !keys.some((k) => k.id === id));
+    if (missing.length) throw new AppError('NOT_FOUND', `private keys not found: ${missing.join(', ')}`, { privateKeyIds: missing });
+    const unexported = keys.filter((k) => !k.exported).map((k) => k.id);
+    if (unexported.length && !p.deleteWithoutExport) {
+      throw new AppError('BAD_REQUEST', `private keys were never exported, so deleting them would lose them: ${unexported.join(', ')}; export them first or set deleteWithoutExport`, {
+        privateKeyIds: unexported,
+      });
+    }
+    await ctx.tx.privateKeys.softDelete(ctx.organizationId, ids, ctx.now);
+    return { privateKeyIds: ids };
+  },
+};
