@@ -6,6 +6,9 @@
 import { createPrivateKeys } from './activities/create-private-keys/create-private-keys.js';
 import { deletePrivateKeys } from './activities/delete-private-keys/delete-private-keys.js';
 import { createPrivateKeyTag, deletePrivateKeyTags, updatePrivateKeyTag } from './activities/private-key-tags/private-key-tags.js';
+import { exportPrivateKey, exportWallet, exportWalletAccount } from './activities/export/export.js';
+import { importPrivateKey, importWallet, initImportPrivateKey, initImportWallet } from './activities/import/import.js';
+import { signRawPayload, signRawPayloads, signTransaction } from './activities/signing/sign.js';
 import { createWalletAccounts } from './activities/create-wallet-accounts/create-wallet-accounts.js';
 import { createWallet } from './activities/create-wallet/create-wallet.js';
 import { deleteWalletAccounts } from './activities/delete-wallet-accounts/delete-wallet-accounts.js';
@@ -24,6 +27,16 @@ export const ACTIVITY_DEFINITIONS: readonly TAnyActivityDefinition[] = [
   createPrivateKeyTag,
   updatePrivateKeyTag,
   deletePrivateKeyTags,
+  signRawPayload,
+  signRawPayloads,
+  signTransaction,
+  exportWallet,
+  exportWalletAccount,
+  exportPrivateKey,
+  initImportWallet,
+  importWallet,
+  initImportPrivateKey,
+  importPrivateKey,
 ];
 
 export interface TActivityRegistry {

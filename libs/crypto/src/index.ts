@@ -50,3 +50,5 @@ export type { TFormatSpec, TFormatTable } from './addresses/format-spec.js';
 export { ethereumAddress, toChecksumAddress } from './addresses/ethereum.js';
 export { SLIP10_CURVES, slip10DeriveChild, slip10MasterNode, slip10PublicKey, type TSlip10Curve, type TSlip10Node } from './derivation/slip10.js';
 export { generateCurveKeyPair, publicKeyForCurve, type TCurveKeyPair } from './keys/curve-keys.js';
+export * from './bundles/index.js';
+export * from './signing/index.js';

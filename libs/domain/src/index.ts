@@ -6,5 +6,7 @@ export * from './queries.js';
 export * from './activities/create-wallet.js';
 export * from './activities/wallets.js';
 export * from './activities/private-keys.js';
+export * from './activities/signing.js';
+export * from './activities/export-import.js';
 export * from './errors.js';
 export * from './config.js';

@@ -8,6 +8,8 @@
  */
 import type { TurnkeyApiTypes as T } from '@turnkey/http';
 import type { z } from 'zod';
+import type * as SG from '../src/activities/signing.js';
+import type * as EI from '../src/activities/export-import.js';
 import type * as PK from '../src/activities/private-keys.js';
 import type {
   ZCreateWalletAccountsIntentSchema,
@@ -221,4 +223,31 @@ export type PrivateKeyActivities = [
   Satisfies<Out<typeof PK.ZListPrivateKeysResponseSchema>, T['v1GetPrivateKeysResponse']>,
   Accepts<T['v1ListPrivateKeyTagsRequest'], typeof PK.ZListPrivateKeyTagsRequestSchema>,
   Satisfies<Out<typeof PK.ZListPrivateKeyTagsResponseSchema>, T['v1ListPrivateKeyTagsResponse']>,
+];
+
+export type SigningAndTransferActivities = [
+  Accepts<T['v1SignRawPayloadIntentV2'], typeof SG.ZSignRawPayloadIntentSchema>,
+  Satisfies<Out<typeof SG.ZSignatureSchema>, T['v1SignRawPayloadResult']>,
+  Accepts<T['v1SignRawPayloadsIntent'], typeof SG.ZSignRawPayloadsIntentSchema>,
+  Satisfies<Out<typeof SG.ZSignRawPayloadsResultSchema>, T['v1SignRawPayloadsResult']>,
+  Accepts<T['v1SignTransactionIntentV2'], typeof SG.ZSignTransactionIntentSchema>,
+  Satisfies<Out<typeof SG.ZSignTransactionResultSchema>, T['v1SignTransactionResult']>,
+  Expect<Equals<SG.TPayloadEncoding, T['v1PayloadEncoding']>>,
+  Expect<Equals<SG.THashFunction, T['v1HashFunction']>>,
+  Expect<Equals<SG.TTransactionType, T['v1TransactionType']>>,
+  Accepts<T['v1ExportWalletIntent'], typeof EI.ZExportWalletIntentSchema>,
+  Satisfies<Out<typeof EI.ZExportWalletResultSchema>, T['v1ExportWalletResult']>,
+  Accepts<T['v1ExportWalletAccountIntent'], typeof EI.ZExportWalletAccountIntentSchema>,
+  Satisfies<Out<typeof EI.ZExportWalletAccountResultSchema>, T['v1ExportWalletAccountResult']>,
+  Accepts<T['v1ExportPrivateKeyIntent'], typeof EI.ZExportPrivateKeyIntentSchema>,
+  Satisfies<Out<typeof EI.ZExportPrivateKeyResultSchema>, T['v1ExportPrivateKeyResult']>,
+  Accepts<T['v1InitImportWalletIntent'], typeof EI.ZInitImportIntentSchema>,
+  Satisfies<Out<typeof EI.ZInitImportResultSchema>, T['v1InitImportWalletResult']>,
+  Accepts<T['v1InitImportPrivateKeyIntent'], typeof EI.ZInitImportIntentSchema>,
+  Satisfies<Out<typeof EI.ZInitImportResultSchema>, T['v1InitImportPrivateKeyResult']>,
+  Accepts<T['v1ImportWalletIntent'], typeof EI.ZImportWalletIntentSchema>,
+  Satisfies<Out<typeof EI.ZImportWalletResultSchema>, T['v1ImportWalletResult']>,
+  Accepts<T['v1ImportPrivateKeyIntent'], typeof EI.ZImportPrivateKeyIntentSchema>,
+  Satisfies<Out<typeof EI.ZImportPrivateKeyResultSchema>, T['v1ImportPrivateKeyResult']>,
+  Expect<Equals<(typeof EI.MNEMONIC_LANGUAGES)[number], T['v1MnemonicLanguage']>>,
 ];

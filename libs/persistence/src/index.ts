@@ -13,6 +13,7 @@ export { processOutboxBatch, type TOutboxEvent, type TOutboxOutcome } from './re
 export type { TNewWallet, TNewWalletAccount } from './repositories/wallet-repository.js';
 export type { TNewActivity } from './repositories/activity-repository.js';
 export type { TNewPrivateKey, TPrivateKeyRecord } from './repositories/private-key-repository.js';
+export type { TImportKind } from './repositories/import-target-repository.js';
 export type {
   Activity,
   ApiKey,

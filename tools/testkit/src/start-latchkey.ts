@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '@latchkey/persistence';
+import { findRunningEmbeddedPostgres, freePort } from '@latchkey/persistence';
 import { createTestDatabase, makeTestDataDir, type TTestDatabase } from '@latchkey/persistence/testing';
 
 export interface TBootstrapJson {
@@ -32,6 +32,8 @@ export interface TLatchkey {
   /** `external` when DATABASE_URL was set for the test run. */
   database: 'embedded' | 'external';
   bootstrap: TBootstrapJson;
+  /** URL of the database the platform uses (for tests that inspect what is stored). */
+  databaseUrl(): Promise<string>;
   /** Everything the processes printed so far (for assertions and failure reports). */
   output(): string;
   stop(): Promise<void>;
@@ -111,7 +113,13 @@ export async function startLatchkey(opts: TStartOptions = {}): Promise<TLatchkey
   try {
     await waitForHealth(baseUrl, child, Date.now() + (opts.timeoutMs ?? 60_000), output);
     const bootstrap = JSON.parse(await readFile(join(dataDir, 'bootstrap.json'), 'utf8')) as TBootstrapJson;
-    return { baseUrl, authProxyUrl: `http://127.0.0.1:${proxy}`, adminUrl: `http://127.0.0.1:${admin}`, dataDir: resolve(dataDir), database: external ? 'external' : 'embedded', bootstrap, output, stop };
+    const databaseUrl = async () => {
+      if (external) return external.url;
+      const running = await findRunningEmbeddedPostgres(dataDir);
+      if (!running) throw new Error('the embedded PostgreSQL is not running');
+      return running.url;
+    };
+    return { baseUrl, authProxyUrl: `http://127.0.0.1:${proxy}`, adminUrl: `http://127.0.0.1:${admin}`, dataDir: resolve(dataDir), database: external ? 'external' : 'embedded', bootstrap, databaseUrl, output, stop };
   } catch (e) {
     await stop();
     throw e;

@@ -1,6 +1,6 @@
 /** Database rows → wire objects, byte-exact with Turnkey's field names. */
-import { toTimestamp, type TActivity, type TActivityStatus, type TPrivateKey, type TWallet, type TWalletAccount, type TWalletDetails } from '@latchkey/domain';
-import type { Activity, TPrivateKeyRecord, Wallet, WalletAccount } from '@latchkey/persistence';
+import { toTimestamp, type TActivity, type TActivityStatus, type TPrivateKey, type TTag, type TWallet, type TWalletAccount, type TWalletDetails } from '@latchkey/domain';
+import type { Activity, PrivateKeyTag, TPrivateKeyRecord, Wallet, WalletAccount } from '@latchkey/persistence';
 import { isVotable } from './status-machine.js';
 
 export function activityToWire(a: Activity): TActivity {
@@ -64,4 +64,8 @@ export function privateKeyToWire(k: TPrivateKeyRecord): TPrivateKey {
     exported: k.exported,
     imported: k.imported,
   };
+}
+
+export function privateKeyTagToWire(t: PrivateKeyTag): TTag {
+  return { tagId: t.id, tagName: t.name, tagType: 'TAG_TYPE_PRIVATE_KEY', createdAt: toTimestamp(t.createdAt), updatedAt: toTimestamp(t.updatedAt) };
 }

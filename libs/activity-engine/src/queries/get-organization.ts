@@ -1,6 +1,6 @@
 /**
  * get_organization — the organization's data: users with their credentials, root quorum,
- * features, wallets and private keys. Policies, user tags and invitations are listed once the
+ * features, wallets, private keys and private key tags. Policies, user tags and invitations are listed once the
  * activities that create them exist (issues #4–#5); until then they are always empty.
  */
 import {
@@ -13,7 +13,7 @@ import {
   type TGetOrganizationResponse,
   type TUser,
 } from '@latchkey/domain';
-import { privateKeyToWire, walletToWire } from '../engine/serialize.js';
+import { privateKeyTagToWire, privateKeyToWire, walletToWire } from '../engine/serialize.js';
 import type { TQueryDefinition } from './query-definition.js';
 
 export const getOrganization: TQueryDefinition<TGetOrganizationRequest, TGetOrganizationResponse> = {
@@ -21,7 +21,7 @@ export const getOrganization: TQueryDefinition<TGetOrganizationRequest, TGetOrga
   request: ZGetOrganizationRequestSchema,
   async handle(ctx) {
     const org = ctx.organization;
-    const [users, apiKeys, authenticators, tagsByUser, quorum, features, wallets, privateKeys] = await Promise.all([
+    const [users, apiKeys, authenticators, tagsByUser, quorum, features, wallets, privateKeys, privateKeyTags] = await Promise.all([
       ctx.store.users.listByOrganization(org.id),
       ctx.store.credentials.listApiKeysByOrganization(org.id),
       ctx.store.credentials.listAuthenticatorsByOrganization(org.id),
@@ -30,6 +30,7 @@ export const getOrganization: TQueryDefinition<TGetOrganizationRequest, TGetOrga
       ctx.store.organizations.features(org.id),
       ctx.store.wallets.list(org.id),
       ctx.store.privateKeys.list(org.id),
+      ctx.store.privateKeys.listTags(org.id),
     ]);
     const wireUsers: TUser[] = users.map((u) => ({
       userId: u.id,
@@ -78,7 +79,7 @@ export const getOrganization: TQueryDefinition<TGetOrganizationRequest, TGetOrga
         policies: [],
         privateKeys: privateKeys.map(privateKeyToWire),
         invitations: [],
-        tags: [],
+        tags: privateKeyTags.map(privateKeyTagToWire),
         rootQuorum: { threshold: org.rootQuorumThreshold, userIds: quorum.map((m) => m.userId) },
         features: features.map((f) => ({ name: f.name as TFeature['name'], value: f.value })),
         wallets: wallets.map(walletToWire),

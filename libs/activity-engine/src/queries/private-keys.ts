@@ -1,7 +1,6 @@
 /** get_private_key, list_private_keys and list_private_key_tags. */
 import {
   AppError,
-  toTimestamp,
   ZGetPrivateKeyRequestSchema,
   ZListPrivateKeysRequestSchema,
   ZListPrivateKeyTagsRequestSchema,
@@ -12,7 +11,7 @@ import {
   type TListPrivateKeyTagsRequest,
   type TListPrivateKeyTagsResponse,
 } from '@latchkey/domain';
-import { privateKeyToWire } from '../engine/serialize.js';
+import { privateKeyTagToWire, privateKeyToWire } from '../engine/serialize.js';
 import type { TQueryDefinition } from './query-definition.js';
 
 export const getPrivateKey: TQueryDefinition<TGetPrivateKeyRequest, TGetPrivateKeyResponse> = {
@@ -38,8 +37,6 @@ export const listPrivateKeyTags: TQueryDefinition<TListPrivateKeyTagsRequest, TL
   request: ZListPrivateKeyTagsRequestSchema,
   async handle(ctx) {
     const tags = await ctx.store.privateKeys.listTags(ctx.organization.id);
-    return {
-      privateKeyTags: tags.map((t) => ({ tagId: t.id, tagName: t.name, tagType: 'TAG_TYPE_PRIVATE_KEY' as const, createdAt: toTimestamp(t.createdAt), updatedAt: toTimestamp(t.updatedAt) })),
-    };
+    return { privateKeyTags: tags.map(privateKeyTagToWire) };
   },
 };

@@ -58,6 +58,13 @@ export function walletRepository(db: TDb) {
         orderBy: { id: 'asc' },
       });
     },
+    /** The live account with this address anywhere in the organization. */
+    async findAccountByAddress(organizationId: string, address: string): Promise<WalletAccount | null> {
+      return db.walletAccount.findFirst({ where: { organizationId, address, deletedAt: null }, orderBy: { id: 'asc' } });
+    },
+    async markAccountExported(organizationId: string, id: string): Promise<void> {
+      await db.walletAccount.updateMany({ where: { organizationId, id, deletedAt: null }, data: { exported: true, updatedAt: new Date() } });
+    },
     async findAccountsByIds(organizationId: string, ids: string[]): Promise<WalletAccount[]> {
       return db.walletAccount.findMany({ where: { organizationId, id: { in: ids }, deletedAt: null } });
     },
