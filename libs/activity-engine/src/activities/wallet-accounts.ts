@@ -13,7 +13,8 @@ import {
   parseDerivationPath,
 } from '@latchkey/crypto';
 import { AppError, type TWalletAccountParams } from '@latchkey/domain';
-import type { TNewWalletAccount } from '@latchkey/persistence';
+import { isUniqueViolation, type TNewWalletAccount } from '@latchkey/persistence';
+import type { TActivityContext } from '../engine/activity-definition.js';
 
 /** The vault binding of a wallet's seed: a sealed seed cannot be moved to another wallet. */
 export const walletSeedAad = (walletId: string) => `wallet-seed:${walletId}`;
@@ -71,4 +72,39 @@ export function deriveAccounts(mnemonic: string, organizationId: string, walletI
 /** Opens a wallet's sealed mnemonic. The caller keeps it only for the one operation. */
 export function openWalletSeed(vault: { open(sealed: string, aad: string): Uint8Array }, wallet: { id: string; sealedSeed: string }): string {
   return new TextDecoder().decode(vault.open(wallet.sealedSeed, walletSeedAad(wallet.id)));
+}
+
+/** The error for a wallet name another live wallet of the organization already has. */
+export const walletNameTaken = (name: string) =>
+  new AppError('BAD_REQUEST', `wallet name must be unique: a wallet named ${JSON.stringify(name)} already exists`, { field: 'walletName' });
+
+/**
+ * Stores a new wallet (its mnemonic sealed by the vault) with the accounts derived from it:
+ * create_wallet and import_wallet share this.
+ * @throws AppError when the name is taken (a partial unique index, so concurrent creates race safely)
+ */
+export async function storeNewWallet(
+  ctx: TActivityContext,
+  w: { name: string; mnemonic: string; accounts: readonly TWalletAccountParams[]; imported: boolean },
+): Promise<{ walletId: string; addresses: string[] }> {
+  const walletId = newId();
+  const accounts = deriveAccounts(w.mnemonic, ctx.organizationId, walletId, w.accounts);
+  try {
+    await ctx.tx.wallets.create(
+      {
+        id: walletId,
+        organizationId: ctx.organizationId,
+        name: w.name,
+        sealedSeed: ctx.vault.seal(new TextEncoder().encode(w.mnemonic), walletSeedAad(walletId)),
+        mnemonicLength: w.mnemonic.split(' ').length,
+        imported: w.imported,
+      },
+      accounts,
+    );
+  } catch (e) {
+    // The only unique key a new wallet can hit is its name.
+    if (isUniqueViolation(e)) throw walletNameTaken(w.name);
+    throw e;
+  }
+  return { walletId, addresses: accounts.map((a) => a.address) };
 }

@@ -30,11 +30,11 @@ import {
   type TInitImportIntent,
   type TInitImportResult,
 } from '@latchkey/domain';
-import { isUniqueViolation, type TImportKind } from '@latchkey/persistence';
+import type { TImportKind } from '@latchkey/persistence';
 import type { TActivityContext, TActivityDefinition } from '../../engine/activity-definition.js';
-import { privateKeyAad } from '../create-private-keys/create-private-keys.js';
+import { storePrivateKey } from '../create-private-keys/create-private-keys.js';
 import { withBundleSigner } from '../export/bundle-signer.js';
-import { deriveAccounts, validateAccountParams, walletSeedAad } from '../wallet-accounts.js';
+import { storeNewWallet, validateAccountParams } from '../wallet-accounts.js';
 
 /** How long an import target stays usable. */
 export const IMPORT_TARGET_TTL_MS = 60 * 60 * 1000;
@@ -134,25 +134,7 @@ export const importWallet: TActivityDefinition<TImportWalletIntent, TImportWalle
     if (text.includes('--PASS--')) throw new AppError('BAD_REQUEST', 'mnemonics with a BIP39 passphrase cannot be imported yet', { field: 'encryptedBundle' });
     const mnemonic = text.trim().normalize('NFKD');
     if (!isValidMnemonic(mnemonic)) throw new AppError('BAD_REQUEST', 'the imported bundle does not hold a valid BIP39 English mnemonic', { field: 'encryptedBundle' });
-    const walletId = newId();
-    const accounts = deriveAccounts(mnemonic, ctx.organizationId, walletId, p.accounts);
-    try {
-      await ctx.tx.wallets.create(
-        {
-          id: walletId,
-          organizationId: ctx.organizationId,
-          name: p.walletName,
-          sealedSeed: ctx.vault.seal(new TextEncoder().encode(mnemonic), walletSeedAad(walletId)),
-          mnemonicLength: mnemonic.split(' ').length,
-          imported: true,
-        },
-        accounts,
-      );
-    } catch (e) {
-      if (isUniqueViolation(e)) throw new AppError('BAD_REQUEST', `wallet name must be unique: a wallet named ${JSON.stringify(p.walletName)} already exists`, { field: 'walletName' });
-      throw e;
-    }
-    return { walletId, addresses: accounts.map((a) => a.address) };
+    return storeNewWallet(ctx, { name: p.walletName, mnemonic, accounts: p.accounts, imported: true });
   },
 };
 
@@ -188,7 +170,6 @@ export const importPrivateKey: TActivityDefinition<TImportPrivateKeyIntent, TImp
       } catch {
         throw new AppError('BAD_REQUEST', `the imported bytes are not a valid ${p.curve} private key`, { field: 'encryptedBundle' });
       }
-      const id = newId();
       const addresses = [...new Set(p.addressFormats)].map((format) => {
         try {
           return { format, address: encodeAddress(p.curve, format, publicKey) };
@@ -196,23 +177,8 @@ export const importPrivateKey: TActivityDefinition<TImportPrivateKeyIntent, TImp
           throw new AppError('BAD_REQUEST', e instanceof Error ? e.message : String(e), { field: 'addressFormats' });
         }
       });
-      try {
-        await ctx.tx.privateKeys.create({
-          id,
-          organizationId: ctx.organizationId,
-          name: p.privateKeyName,
-          curve: p.curve,
-          publicKey: Buffer.from(publicKey).toString('hex'),
-          sealedPrivateKey: ctx.vault.seal(privateKey, privateKeyAad(id)),
-          imported: true,
-          addresses,
-          tagIds: [],
-        });
-      } catch (e) {
-        if (isUniqueViolation(e)) throw new AppError('BAD_REQUEST', `private key name must be unique: ${JSON.stringify(p.privateKeyName)} already exists`, { field: 'privateKeyName' });
-        throw e;
-      }
-      return { privateKeyId: id, addresses };
+      const privateKeyId = await storePrivateKey(ctx, { name: p.privateKeyName, curve: p.curve, privateKey, publicKey, addresses, tagIds: [], imported: true });
+      return { privateKeyId, addresses };
     } finally {
       privateKey.fill(0);
     }

@@ -2,6 +2,7 @@
 import { AppError, ZUpdateWalletIntentSchema, type TUpdateWalletIntent, type TUpdateWalletResult } from '@latchkey/domain';
 import { isUniqueViolation } from '@latchkey/persistence';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
+import { walletNameTaken } from '../wallet-accounts.js';
 
 export const updateWallet: TActivityDefinition<TUpdateWalletIntent, TUpdateWalletResult> = {
   path: 'update_wallet',
@@ -16,7 +17,7 @@ export const updateWallet: TActivityDefinition<TUpdateWalletIntent, TUpdateWalle
       try {
         await ctx.tx.wallets.rename(ctx.organizationId, wallet.id, p.walletName);
       } catch (e) {
-        if (isUniqueViolation(e)) throw new AppError('BAD_REQUEST', `wallet name must be unique: a wallet named ${JSON.stringify(p.walletName)} already exists`, { field: 'walletName' });
+        if (isUniqueViolation(e)) throw walletNameTaken(p.walletName);
         throw e;
       }
     }
