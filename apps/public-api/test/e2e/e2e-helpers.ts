@@ -4,11 +4,12 @@
  * checked against our own arithmetic, not the server's), and a raw `fetch` helper for the cases
  * the published clients cannot express (tampered bodies, missing stamps, odd paths).
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { TurnkeyApiTypes } from '@turnkey/http';
+import pg from 'pg';
 import { expect } from 'vitest';
 
 export type TCreateWalletRequest = TurnkeyApiTypes['v1CreateWalletRequest'];
@@ -140,4 +141,104 @@ export function expectRecentTimestamp(t: unknown, slackSeconds = 600): void {
   const { seconds, nanos } = t as { seconds: string; nanos: string };
   expect(Math.abs(Number(seconds) - Date.now() / 1000)).toBeLessThan(slackSeconds);
   expect(Number(nanos)).toBeLessThan(1_000_000_000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Signing, export and import (signing-export-import.e2e.spec.ts): appended helpers.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The ed25519 key at a hardened-only path of a BIP-39 seed, by SLIP-0010 written out with
+ * node:crypto's HMAC (not the server's derivation, nor the noble/scure stack it uses), so a
+ * derivation mistake on either side shows up as a different address.
+ * @throws Error for a malformed or non-hardened path (SLIP-0010 ed25519 has no public derivation).
+ */
+export function slip10Ed25519PrivateKey(seed: Uint8Array, path: string): Uint8Array {
+  const segments = path.split('/');
+  if (segments[0] !== 'm') throw new Error(`path must start with m/: ${path}`);
+  let node = createHmac('sha512', 'ed25519 seed').update(seed).digest();
+  for (const segment of segments.slice(1)) {
+    const match = /^([0-9]+)'$/.exec(segment);
+    if (!match) throw new Error(`SLIP-0010 ed25519 derives hardened children only, got ${segment} in ${path}`);
+    const index = Buffer.alloc(4);
+    index.writeUInt32BE((Number(match[1]) + 0x80000000) >>> 0);
+    node = createHmac('sha512', node.subarray(32)).update(Buffer.concat([Buffer.of(0), node.subarray(0, 32), index])).digest();
+  }
+  return Uint8Array.from(node.subarray(0, 32));
+}
+
+/** A secret as it passed through a test, and a label that names it without repeating it. */
+export interface TSecret {
+  label: string;
+  value: string;
+}
+
+/** Where a secret form was found: `{where, label}` only, so a failure report never prints it. */
+export interface TSecretHit {
+  where: string;
+  label: string;
+}
+
+/**
+ * Every written form of a BIP-39 mnemonic a careless server could store or log: the phrase, its
+ * words lowercased and joined by single spaces, and its UTF-8 bytes in hex and base64.
+ */
+export function mnemonicForms(label: string, mnemonic: string): TSecret[] {
+  const words = mnemonic.trim().split(/\s+/).join(' ').toLowerCase();
+  const utf8 = Buffer.from(words, 'utf8');
+  return [
+    { label: `${label} (phrase)`, value: mnemonic },
+    { label: `${label} (lowercase words)`, value: words },
+    { label: `${label} (utf-8 hex)`, value: utf8.toString('hex') },
+    { label: `${label} (utf-8 base64)`, value: utf8.toString('base64') },
+  ];
+}
+
+/** A private key (or seed) in hex, lowercase and uppercase, and in standard and URL-safe base64. */
+export function keyForms(label: string, keyHex: string): TSecret[] {
+  const bytes = Buffer.from(keyHex.replace(/^0x/, ''), 'hex');
+  if (bytes.length < 16) throw new Error(`${label}: a key of ${bytes.length} bytes is too short to scan for`);
+  return [
+    { label: `${label} (hex)`, value: bytes.toString('hex') },
+    { label: `${label} (HEX)`, value: bytes.toString('hex').toUpperCase() },
+    { label: `${label} (base64)`, value: bytes.toString('base64') },
+    { label: `${label} (base64url)`, value: bytes.toString('base64url') },
+  ];
+}
+
+/** Each `{where, label}` of a secret form found in one of the named texts. */
+export function findSecrets(texts: Record<string, string>, secrets: readonly TSecret[]): TSecretHit[] {
+  const hits: TSecretHit[] = [];
+  for (const [where, text] of Object.entries(texts)) {
+    for (const { label, value } of secrets) if (text.includes(value)) hits.push({ where, label });
+  }
+  return hits;
+}
+
+/**
+ * Every row of every table of schema `public` (and `latchkey_migrations`) as `table: row::text`
+ * lines; bytea columns come out as `\x…` hex, so raw key bytes would be visible. `elsewhere`
+ * lists the tables of any other non-system schema, which the dump does not cover.
+ */
+export async function dumpPublicSchema(databaseUrl: string): Promise<{ tables: string[]; elsewhere: string[]; dump: string }> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ table_name: string }>(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name",
+    );
+    const tables = [...new Set([...rows.map((r) => r.table_name), 'latchkey_migrations'])];
+    const { rows: others } = await db.query<{ name: string }>(
+      "SELECT table_schema || '.' || table_name AS name FROM information_schema.tables WHERE table_schema NOT IN ('public', 'pg_catalog', 'information_schema') AND table_schema NOT LIKE 'pg\\_%' ORDER BY 1",
+    );
+    const lines: string[] = [];
+    for (const table of tables) {
+      const quoted = `"public"."${table.replaceAll('"', '""')}"`;
+      const { rows: dumped } = await db.query<{ t: string }>(`SELECT t::text AS t FROM ${quoted} t`);
+      for (const r of dumped) lines.push(`${table}: ${r.t}`);
+    }
+    return { tables, elsewhere: others.map((r) => r.name), dump: lines.join('\n') };
+  } finally {
+    await db.end();
+  }
 }
