@@ -44,7 +44,7 @@ export { activityFingerprint, sha256Hex } from './hash.js';
 export { idTimestamp, newId } from './ids.js';
 
 export { HARDENED_OFFSET, DerivationError, parseDerivationPath, type TParsedPath } from './derivation/derivation-path.js';
-export { MNEMONIC_LENGTHS, SeedDeriver, createMnemonic, isValidMnemonic, type TCurveName, type TDerivedKey } from './derivation/derive-key.js';
+export { MNEMONIC_LENGTHS, SeedDeriver, createMnemonic, isValidMnemonic, mnemonicToSeed, type TCurveName, type TDerivedKey } from './derivation/derive-key.js';
 export { AddressFormatError, SUPPORTED_ADDRESS_FORMATS, assertAddressFormat, curvesForAddressFormat, encodeAddress } from './addresses/encode-address.js';
 export type { TFormatSpec, TFormatTable } from './addresses/format-spec.js';
 export { ethereumAddress, toChecksumAddress } from './addresses/ethereum.js';

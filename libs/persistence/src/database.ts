@@ -40,7 +40,12 @@ export function openDatabase(url: string, opts: TDatabaseOptions = {}): TDatabas
   };
 }
 
-/** True when a Prisma error is a unique-constraint violation. */
+/**
+ * True when a Prisma error is a unique-constraint violation: P2002 from model queries, or a raw
+ * query (P2010) whose driver error is PostgreSQL's 23505.
+ */
 export function isUniqueViolation(e: unknown): boolean {
-  return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'P2002';
+  if (typeof e !== 'object' || e === null) return false;
+  const err = e as { code?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } };
+  return err.code === 'P2002' || (err.code === 'P2010' && err.meta?.driverAdapterError?.cause?.originalCode === '23505');
 }

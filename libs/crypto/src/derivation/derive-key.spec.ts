@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeAddress } from '../addresses/encode-address.js';
 import { toChecksumAddress } from '../addresses/ethereum.js';
 import { DerivationError, HARDENED_OFFSET, parseDerivationPath } from './derivation-path.js';
-import { createMnemonic, isValidMnemonic, SeedDeriver, type TCurveName } from './derive-key.js';
+import { createMnemonic, isValidMnemonic, mnemonicToSeed, SeedDeriver, type TCurveName } from './derive-key.js';
 import { slip10DeriveChild, slip10MasterNode, slip10PublicKey, type TSlip10Curve } from './slip10.js';
 
 // The well-known "test test … junk" development mnemonic (Hardhat/Foundry/Anvil): its first
@@ -209,5 +209,14 @@ describe('derivation', () => {
     // From the EIP-55 specification's examples.
     expect(toChecksumAddress('5aaeb6053f3e94c9b9a09f33669435e7ef1beaed')).toBe('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed');
     expect(toChecksumAddress('fb6916095ca1df60bb79ce92ce3ea74c37c5d359')).toBe('0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359');
+  });
+
+  it('computes BIP39 seeds exactly as @scure/bip39 does', async () => {
+    const { mnemonicToSeedSync } = await import('@scure/bip39');
+    for (const words of [12, 24]) {
+      const m = createMnemonic(words);
+      expect(Buffer.from(mnemonicToSeed(m)).toString('hex')).toBe(Buffer.from(mnemonicToSeedSync(m)).toString('hex'));
+    }
+    expect(Buffer.from(mnemonicToSeed(DEV_MNEMONIC)).toString('hex')).toBe(Buffer.from(mnemonicToSeedSync(DEV_MNEMONIC)).toString('hex'));
   });
 });

