@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isCompressedP256PublicKey, generateP256KeyPair } from '@latchkey/crypto';
-import { createStore, openDatabase } from '@latchkey/persistence';
+import { createStore, loadMigrations, openDatabase } from '@latchkey/persistence';
 import { createTestDatabase, makeTestDataDir, stopTestPostgres } from '@latchkey/persistence/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -42,7 +42,7 @@ describe('latchkey CLI', () => {
       const env = { DATABASE_URL: db.url, LATCHKEY_DATA_DIR: dataDir };
       const m = run(['migrate'], env);
       expect(m.code, m.stderr).toBe(0);
-      expect(JSON.parse(m.stdout)).toMatchObject({ applied: ['0001_init.sql', '0002_unique_wallet_names.sql'], rootOrganizationCreated: true });
+      expect(JSON.parse(m.stdout)).toMatchObject({ applied: (await loadMigrations()).map((x) => x.name), rootOrganizationCreated: true });
       const boot = JSON.parse(await readFile(join(dataDir, 'bootstrap.json'), 'utf8'));
       expect(boot).toMatchObject({ organizationId: expect.any(String), apiPrivateKey: expect.stringMatching(/^[0-9a-f]{64}$/) });
       expect((await stat(join(dataDir, 'bootstrap.json'))).mode & 0o777).toBe(0o600);
