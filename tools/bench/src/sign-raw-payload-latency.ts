@@ -147,7 +147,8 @@ async function createSigners({ client, organizationId }: TBenchTarget): Promise<
 async function run(target: TBenchTarget, machine: ReturnType<typeof describeMachine>): Promise<number> {
   const { client, organizationId, latchkey } = target;
   const { accountAddress, privateKeyId, privateKeyAddress } = await createSigners(target);
-  console.log(`signers: wallet account ${accountAddress} (${PATH}), private key ${privateKeyId} (${privateKeyAddress})`);
+  const keyRef = `${privateKeyId} (${privateKeyAddress})`;
+  console.log(`signers: wallet account ${accountAddress} (${PATH}), standalone key ${keyRef}`);
 
   const failures: string[] = [];
   const times: Record<Exclude<TSeriesName, 'keyWorkInProcess'>, number[]> = { sign: [], whoami: [], signPrivateKey: [] };
