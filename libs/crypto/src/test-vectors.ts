@@ -3,7 +3,10 @@
  * The P-256 vector is the worked example of the protocol notes §1, produced by
  * `@turnkey/api-key-stamper` (purejs runtime) with a private key of 32 bytes of 0x01.
  */
+import { expect } from 'vitest';
+import { BundleError, type TBundleErrorReason } from './bundles/bundle-error.js';
 import { StampError } from './errors.js';
+import { SigningError } from './signing/signing-error.js';
 export const VECTOR_BODY =
   '{"organizationId":"org-123","type":"ACTIVITY_TYPE_CREATE_WALLET","timestampMs":"1700000000000","parameters":{"walletName":"w","accounts":[]}}';
 
@@ -37,3 +40,25 @@ export function stampErrorOf(fn: () => unknown): StampError {
 
 /** The reason of the StampError `fn` throws. */
 export const stampReasonOf = (fn: () => unknown): string => stampErrorOf(fn).reason;
+
+/** The SigningError reason `fn` throws, or undefined when it throws nothing; other errors propagate. */
+export function reasonOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof SigningError) return error.reason;
+    throw error;
+  }
+  return undefined;
+}
+
+/** Expects `fn` (sync or async) to fail with a BundleError of `reason`, and returns it. */
+export async function expectBundleError(fn: () => unknown, reason: TBundleErrorReason): Promise<BundleError> {
+  const error = await (async () => fn())().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(BundleError);
+  expect((error as BundleError).reason).toBe(reason);
+  return error as BundleError;
+}

@@ -8,18 +8,10 @@ import { createBase58check } from '@scure/base';
 import { decryptCredentialBundle, generateP256KeyPair } from '@turnkey/crypto';
 import { BundleError, type TBundleErrorReason } from './bundle-error.js';
 import { createCredentialBundle } from './credential-bundle.js';
+import { expectBundleError } from '../test-vectors.js';
 
 const unhex = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'hex'));
 
-async function expectBundleError(fn: () => unknown, reason: TBundleErrorReason): Promise<BundleError> {
-  const error = await (async () => fn())().then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(BundleError);
-  expect((error as BundleError).reason).toBe(reason);
-  return error as BundleError;
-}
 
 describe('createCredentialBundle, opened by @turnkey/crypto decryptCredentialBundle', () => {
   it.each(['publicKeyUncompressed', 'publicKey'] as const)('returns the API private key as hex (target %s)', async (field) => {

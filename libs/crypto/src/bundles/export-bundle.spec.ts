@@ -9,19 +9,11 @@ import { decryptExportBundle, generateP256KeyPair } from '@turnkey/crypto';
 import { BundleError, type TBundleErrorReason } from './bundle-error.js';
 import { createExportBundle } from './export-bundle.js';
 import type { TEnvelopeSigner, TSignedEnvelope } from './signed-envelope.js';
+import { expectBundleError } from '../test-vectors.js';
 
 const unhex = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'hex'));
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 
-async function expectBundleError(fn: () => unknown, reason: TBundleErrorReason): Promise<BundleError> {
-  const error = await (async () => fn())().then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(BundleError);
-  expect((error as BundleError).reason).toBe(reason);
-  return error as BundleError;
-}
 
 const ORG = '5c2b3f5e-7d1a-4f0e-9b7e-2a4c1d3e5f60';
 const MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';

@@ -17,19 +17,11 @@ import {
   type TImportKeyFormat,
 } from './import-bundle.js';
 import type { TEnvelopeSigner, TSignedEnvelope } from './signed-envelope.js';
+import { expectBundleError } from '../test-vectors.js';
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 const unhex = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'hex'));
 
-async function expectBundleError(fn: () => unknown, reason: TBundleErrorReason): Promise<BundleError> {
-  const error = await (async () => fn())().then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(BundleError);
-  expect((error as BundleError).reason).toBe(reason);
-  return error as BundleError;
-}
 
 const ORG = '0f6d2a51-3c84-4b9e-a7d2-6e1f8c9b0a43';
 const USER = '9e8d7c6b-5a49-4382-b1c0-fedcba987654';

@@ -8,6 +8,7 @@ import { Psbt, Transaction, initEccLib, payments } from 'bitcoinjs-lib';
 import { describe, expect, it } from 'vitest';
 import { signBitcoinPsbt } from './bitcoin-psbt.js';
 import { SigningError } from './signing-error.js';
+import { reasonOf } from '../test-vectors.js';
 
 initEccLib(ecc);
 
@@ -43,15 +44,6 @@ function witnessInput(script: Uint8Array, value: bigint, seed: number) {
   return { hash: new Uint8Array(32).fill(seed), index: 0, witnessUtxo: { script, value } };
 }
 
-function reasonOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof SigningError) return error.reason;
-    throw error;
-  }
-  return undefined;
-}
 
 describe('signBitcoinPsbt', () => {
   it('signs a P2WPKH and a P2TR (BIP-86) input of our key; bitcoinjs validates, finalizes and extracts', () => {

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hashTypedData, parseTypedData, type TTypedData } from './eip712.js';
 import { SigningError } from './signing-error.js';
+import { reasonOf } from '../test-vectors.js';
 
 const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
 
@@ -16,15 +17,6 @@ function ethersDigest(typedData: { types: Record<string, TypedDataField[]>; doma
   return TypedDataEncoder.hash(typedData.domain, types, typedData.message);
 }
 
-function reasonOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof SigningError) return error.reason;
-    throw error;
-  }
-  return undefined;
-}
 
 // The example of EIP-712 itself (eip-712.md, "Example"), with its published digest.
 const MAIL = {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeRlp, encodeRlp, encodeRlpUint, type TRlpItem } from './rlp.js';
 import { signEthereumTransaction } from './ethereum-transaction.js';
 import { SigningError } from './signing-error.js';
+import { reasonOf } from '../test-vectors.js';
 
 const PRIVATE_KEY = new Uint8Array(32).fill(0x42);
 const wallet = new Wallet(`0x${Buffer.from(PRIVATE_KEY).toString('hex')}`);
@@ -19,15 +20,6 @@ const ACCESS_LIST = [
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const unhex = (text: string) => new Uint8Array(Buffer.from(text.replace(/^0x/, ''), 'hex'));
 
-function reasonOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof SigningError) return error.reason;
-    throw error;
-  }
-  return undefined;
-}
 
 /** The fields a signature must not change, as ethers parses them. */
 function fieldsOf(tx: Transaction) {

@@ -12,6 +12,7 @@ import { ethereumAddress } from '../addresses/ethereum.js';
 import type { TCurveName } from '../derivation/derive-key.js';
 import { payloadDigest, signRawPayload, type TRawPayload } from './raw-payload.js';
 import { SigningError } from './signing-error.js';
+import { reasonOf } from '../test-vectors.js';
 
 const SECP_KEY = new Uint8Array(32).fill(7);
 const P256_KEY = new Uint8Array(32).fill(9);
@@ -23,15 +24,6 @@ const unhex = (text: string) => new Uint8Array(Buffer.from(text.replace(/^0x/, '
 /** The 65-byte signature exactly as `@turnkey/ethers`' `serializeSignature` assembles it. */
 const turnkeyEthersSignature = (sig: { r: string; s: string; v: string }) => Signature.from({ r: `0x${sig.r}`, s: `0x${sig.s}`, v: parseInt(sig.v) + 27 });
 
-function reasonOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof SigningError) return error.reason;
-    throw error;
-  }
-  return undefined;
-}
 
 const MAIL = {
   types: {

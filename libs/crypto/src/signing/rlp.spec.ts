@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeRlp, decodeRlpUint, encodeRlp, encodeRlpUint, type TRlpItem } from './rlp.js';
 import { SigningError } from './signing-error.js';
+import { reasonOf } from '../test-vectors.js';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const unhex = (text: string) => new Uint8Array(Buffer.from(text, 'hex'));
@@ -12,15 +13,6 @@ const utf8 = (text: string) => new TextEncoder().encode(text);
 type THexTree = string | THexTree[];
 const toEthers = (item: TRlpItem): THexTree => (item instanceof Uint8Array ? hexlify(item) : item.map(toEthers));
 
-function reasonOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof SigningError) return error.reason;
-    throw error;
-  }
-  return undefined;
-}
 
 describe('encodeRlp / decodeRlp', () => {
   // Examples from the Ethereum wiki's RLP page (the yellow paper's appendix B, worked).

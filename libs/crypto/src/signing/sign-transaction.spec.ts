@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { TCurveName } from '../derivation/derive-key.js';
 import { signTransaction, type TSignTransactionInput } from './sign-transaction.js';
 import { SigningError } from './signing-error.js';
+import { reasonOf } from '../test-vectors.js';
 
 initEccLib(ecc);
 
@@ -41,15 +42,6 @@ function bitcoinUnsigned(): string {
   return psbt.toBase64();
 }
 
-function reasonOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof SigningError) return error.reason;
-    throw error;
-  }
-  return undefined;
-}
 
 describe('signTransaction', () => {
   it('covers every wire transaction type', () => {

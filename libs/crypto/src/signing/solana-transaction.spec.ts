@@ -15,6 +15,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { SigningError } from './signing-error.js';
 import { signSolanaTransaction } from './solana-transaction.js';
+import { reasonOf } from '../test-vectors.js';
 
 const PRIVATE_KEY = new Uint8Array(32).fill(5);
 const PUBLIC_KEY = ed25519.getPublicKey(PRIVATE_KEY);
@@ -26,15 +27,6 @@ const BLOCKHASH = Keypair.fromSeed(new Uint8Array(32).fill(9)).publicKey.toBase5
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const sign = (unsigned: Uint8Array | string) => signSolanaTransaction(PRIVATE_KEY, PUBLIC_KEY, typeof unsigned === 'string' ? unsigned : hex(unsigned));
 
-function reasonOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof SigningError) return error.reason;
-    throw error;
-  }
-  return undefined;
-}
 
 function legacyTransfer(feePayer: PublicKey, from: PublicKey): Transaction {
   const tx = new Transaction({ feePayer, recentBlockhash: BLOCKHASH });
