@@ -22,6 +22,7 @@ export {
   type TWebauthnStamp,
 } from './stamp/verify-webauthn-stamp.js';
 export { STAMP_HEADER_NAMES, selectStampHeader, type TStampHeader } from './stamp/select-stamp-header.js';
+export { ATTESTED_STAMP_SCHEMES, verifyAttestedStamp, type TAttestedStamp, type TAttestedStampScheme } from './stamp/verify-attested-stamp.js';
 
 export {
   createKeyVault,
@@ -50,5 +51,35 @@ export type { TFormatSpec, TFormatTable } from './addresses/format-spec.js';
 export { ethereumAddress, toChecksumAddress } from './addresses/ethereum.js';
 export { SLIP10_CURVES, slip10DeriveChild, slip10MasterNode, slip10PublicKey, type TSlip10Curve, type TSlip10Node } from './derivation/slip10.js';
 export { generateCurveKeyPair, publicKeyForCurve, type TCurveKeyPair } from './keys/curve-keys.js';
+export { normalizeApiKeyPublicKey, type TApiKeyCurveName } from './keys/api-key-public-key.js';
 export * from './bundles/index.js';
 export * from './signing/index.js';
+
+export { LoginTokenError, ClientSignatureError, type TLoginTokenErrorReason, type TClientSignatureErrorReason } from './login/login-errors.js';
+export { SESSION_TYPES, decodeSessionJwt, signSessionJwt, verifySessionJwt, type TDecodedSessionJwt, type TSessionJwtClaims } from './login/session-jwt.js';
+export { VERIFICATION_TYPES, signVerificationToken, verifyVerificationToken, type TVerificationTokenClaims, type TVerificationType } from './login/verification-token.js';
+export { MAX_ENCRYPTED_OTP_BUNDLE_LENGTH, createOtpEncryptionTargetBundle, openEncryptedOtpBundle, type TCreateOtpEncryptionTargetBundleParams, type TOpenedOtpBundle } from './login/otp-bundle.js';
+export {
+  CLIENT_SIGNATURE_SCHEME_API_P256,
+  MAX_CLIENT_SIGNATURE_MESSAGE_LENGTH,
+  loginClientSignatureMessage,
+  parseTokenUsageMessage,
+  signClientSignature,
+  signupClientSignatureMessage,
+  verifyClientSignature,
+  type TClientSignature,
+  type TSignupUsageFields,
+  type TTokenUsage,
+} from './login/client-signature.js';
+export { CROCKFORD_BASE32_ALPHABET, MAX_OTP_LENGTH, MIN_OTP_LENGTH, generateOtpCode, generateOtpSalt, hashOtpCode, normalizeOtpCode, otpCodeMatches } from './login/otp-code.js';
+export { WebauthnRegistrationError, type TWebauthnRegistrationErrorReason } from './webauthn/webauthn-registration-error.js';
+export {
+  ATTESTATION_FORMATS,
+  AUTHENTICATOR_TRANSPORTS,
+  verifyWebauthnRegistration,
+  type TAuthenticatorTransport,
+  type TVerifiedWebauthnRegistration,
+  type TVerifyWebauthnRegistrationParams,
+  type TWebauthnAttestation,
+} from './webauthn/verify-registration.js';
+export { AUTHENTICATOR_DATA_HEAD_LENGTH, parseAuthenticatorDataHead, rpIdHashMatches, signCountAdvances, type TAuthenticatorDataHead } from './webauthn/authenticator-data.js';

@@ -36,9 +36,7 @@ describe('selectStampHeader', () => {
     expect(stampErrorOf(() => selectStampHeader({ 'x-stamp': 'abc, def' })).reason).toBe('MULTIPLE_STAMPS');
   });
 
-  it('SCHEME_UNSUPPORTED for attested stamps, saying so', () => {
-    const error = stampErrorOf(() => selectStampHeader({ 'x-stamp-attested': 'abc' }));
-    expect(error.reason).toBe('SCHEME_UNSUPPORTED');
-    expect(error.message).toMatch(/attested stamps .* not supported yet/i);
+  it('selects an attested stamp', () => {
+    expect(selectStampHeader({ 'x-stamp-attested': 'abc' })).toEqual({ kind: 'attested', value: 'abc' });
   });
 });

@@ -11,12 +11,13 @@ export const STAMP_HEADER_NAMES = ['x-stamp', 'x-stamp-webauthn', 'x-stamp-attes
 /** The stamp header of a request, by kind, with its raw value. */
 export type TStampHeader =
   | { kind: 'api-key'; value: string }
-  | { kind: 'webauthn'; value: string };
+  | { kind: 'webauthn'; value: string }
+  | { kind: 'attested'; value: string };
 
 /**
  * Selects the stamp header from Node-style headers (lowercase keys).
  * @throws {StampError} `SIGNATURE_MISSING` if none is present; `MULTIPLE_STAMPS` if more than one is
- *   present or one is repeated; `SCHEME_UNSUPPORTED` for `X-Stamp-Attested` (not supported yet).
+ *   present or one is repeated.
  */
 export function selectStampHeader(
   headers: Record<string, string | string[] | undefined>,
@@ -47,9 +48,6 @@ export function selectStampHeader(
     case 'x-stamp-webauthn':
       return { kind: 'webauthn', value };
     case 'x-stamp-attested':
-      throw new StampError(
-        'SCHEME_UNSUPPORTED',
-        'attested stamps (X-Stamp-Attested) are not supported yet; stamp the request with X-Stamp or X-Stamp-Webauthn',
-      );
+      return { kind: 'attested', value };
   }
 }
