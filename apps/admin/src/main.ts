@@ -7,7 +7,7 @@ import { buildAdmin } from './app.js';
 const config = parseConfig(process.env);
 const logger = createLogger(config, 'admin');
 try {
-  const platform = await openPlatform(config, { poolSize: 4 });
+  const platform = await openPlatform(config, { poolSize: 4, logger });
   const app = buildAdmin({ logger, ping: () => platform.db.ping() });
   const port = await serve(app, { service: 'admin', host: config.host, port: config.adminPort, onClose: () => platform.close() });
   logger.info({ port }, 'admin ready');

@@ -7,7 +7,7 @@ import { buildAuthProxy } from './app.js';
 const config = parseConfig(process.env);
 const logger = createLogger(config, 'auth-proxy');
 try {
-  const platform = await openPlatform(config, { poolSize: 4 });
+  const platform = await openPlatform(config, { poolSize: 4, logger });
   const app = buildAuthProxy({ logger, ready: () => platform.db.ping() });
   const port = await serve(app, { service: 'auth-proxy', host: config.host, port: config.authProxyPort, onClose: () => platform.close() });
   logger.info({ port }, 'auth proxy ready');

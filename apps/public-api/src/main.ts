@@ -7,7 +7,7 @@ import { buildPublicApi } from './app.js';
 const config = parseConfig(process.env);
 const logger = createLogger(config, 'public-api');
 try {
-  const platform = await openPlatform(config);
+  const platform = await openPlatform(config, { logger });
   const serverKeys = await loadServerPublicKeys(platform.store);
   const app = buildPublicApi({ engine: platform.engine, serverKeys, logger, ready: () => platform.db.ping() });
   const port = await serve(app, { service: 'public-api', host: config.host, port: config.publicApiPort, onClose: () => platform.close() });

@@ -8,7 +8,7 @@ import { createWorker, deliverToNoDestinations } from './worker.js';
 const config = parseConfig(process.env);
 const logger = createLogger(config, 'webhook-worker');
 try {
-  const platform = await openPlatform(config, { poolSize: 2 });
+  const platform = await openPlatform(config, { poolSize: 2, logger });
   const worker = createWorker({
     processBatch: (limit, handle) => processOutboxBatch(platform.db, limit, handle),
     deliver: deliverToNoDestinations,

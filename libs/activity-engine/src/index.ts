@@ -25,3 +25,5 @@ export {
   type TServerPublicKeys,
 } from './installation/installation.js';
 export { openPlatform, loadVault, createLogger, REDACTED_LOG_PATHS, type TPlatform } from './platform.js';
+export * from './delivery/index.js';
+export * from './oidc/index.js';

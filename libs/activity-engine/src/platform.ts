@@ -10,6 +10,11 @@ import type { TConfig } from '@latchkey/domain';
 import { createStore, openDatabase, startChangeFeed, type TDatabase, type TStore } from '@latchkey/persistence';
 import pino, { type Logger } from 'pino';
 import { createEngine, type TEngine } from './engine/engine.js';
+import type { TEngineServices } from './engine/services.js';
+import { readDeliveryConfig } from './delivery/config.js';
+import { createMailer } from './delivery/mailer.js';
+import { createSmsProvider } from './delivery/sms.js';
+import { createOidcVerifier } from './oidc/oidc-verifier.js';
 
 export interface TPlatform {
   config: TConfig;
@@ -46,14 +51,30 @@ export async function loadVault(config: TConfig): Promise<TKeyVault> {
 }
 
 /**
- * @throws Error when no database URL is known or the master key cannot be read.
+ * Mail (SMTP from LATCHKEY_SMTP_URL, else the developer outbox in $LATCHKEY_DATA_DIR/outbox), SMS
+ * (LATCHKEY_SMS_PROVIDER) and OIDC verification, from the environment.
+ * @throws Error naming an invalid delivery variable
  */
-export async function openPlatform(config: TConfig, opts: { poolSize?: number } = {}): Promise<TPlatform> {
+export function createPlatformServices(env: Record<string, string | undefined>, config: TConfig, logger: Logger): TEngineServices & { close(): Promise<void> } {
+  const delivery = readDeliveryConfig(env, resolve(config.dataDir));
+  const mail = createMailer(delivery, logger);
+  return { mail, sms: createSmsProvider(delivery, logger), oidc: createOidcVerifier(), close: () => mail.close() };
+}
+
+/**
+ * @throws Error when no database URL is known, the master key cannot be read, or a delivery
+ *   variable is invalid.
+ */
+export async function openPlatform(
+  config: TConfig,
+  opts: { poolSize?: number; logger?: Logger; env?: Record<string, string | undefined> } = {},
+): Promise<TPlatform> {
   if (!config.databaseUrl) throw new Error('DATABASE_URL is not set (npm start runs the embedded PostgreSQL and sets it for every app)');
+  const services = createPlatformServices(opts.env ?? process.env, config, opts.logger ?? createLogger(config, 'platform'));
   const vault = await loadVault(config);
   const db = openDatabase(config.databaseUrl, opts.poolSize ? { max: opts.poolSize } : {});
   const store = createStore(db.prisma);
-  const engine = createEngine({ store, vault, timestampWindowMs: config.timestampWindowMs });
+  const engine = createEngine({ store, vault, timestampWindowMs: config.timestampWindowMs, services });
   const feed = await startChangeFeed(config.databaseUrl, (m) => engine.cache.invalidate(m));
   return {
     config,
@@ -64,6 +85,7 @@ export async function openPlatform(config: TConfig, opts: { poolSize?: number } 
     async close() {
       await feed.close();
       await db.close();
+      await services.close();
     },
   };
 }

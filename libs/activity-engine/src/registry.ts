@@ -14,6 +14,23 @@ import { createWallet } from './activities/create-wallet/create-wallet.js';
 import { deleteWalletAccounts } from './activities/delete-wallet-accounts/delete-wallet-accounts.js';
 import { deleteWallets } from './activities/delete-wallets/delete-wallets.js';
 import { updateWallet } from './activities/update-wallet/update-wallet.js';
+import { createUsers, deleteUsers, updateUser } from './activities/users/users.js';
+import { createUserTag, deleteUserTags, updateUserTag } from './activities/user-tags/user-tags.js';
+import { createApiKeys, deleteApiKeys } from './activities/api-keys/api-keys.js';
+import { createSubOrganization } from './activities/sub-organizations/create-sub-organization.js';
+import { deleteSubOrganization } from './activities/sub-organizations/delete-sub-organization.js';
+import { removeOrganizationFeature, setOrganizationFeature } from './activities/organization-features/organization-features.js';
+import { stampLogin } from './activities/sessions/stamp-login.js';
+import { createReadWriteSession } from './activities/sessions/create-read-write-session.js';
+import { initOtp } from './activities/otp/init-otp.js';
+import { verifyOtp } from './activities/otp/verify-otp.js';
+import { otpLogin } from './activities/otp/otp-login.js';
+import { initOtpAuth, otpAuth } from './activities/otp/otp-auth.js';
+import { oauth, oauthLogin } from './activities/oauth/oauth-login.js';
+import { emailAuth } from './activities/email-auth/email-auth.js';
+import { initUserEmailRecovery, recoverUser } from './activities/recovery/recovery.js';
+import { createAuthenticators, deleteAuthenticators } from './activities/authenticators/authenticators.js';
+import { createOauthProviders, deleteOauthProviders } from './activities/oauth-providers/oauth-providers.js';
 import type { TActivityVersion, TAnyActivityDefinition } from './engine/activity-definition.js';
 
 export const ACTIVITY_DEFINITIONS: readonly TAnyActivityDefinition[] = [
@@ -37,6 +54,34 @@ export const ACTIVITY_DEFINITIONS: readonly TAnyActivityDefinition[] = [
   importWallet,
   initImportPrivateKey,
   importPrivateKey,
+  createUsers,
+  updateUser,
+  deleteUsers,
+  createUserTag,
+  updateUserTag,
+  deleteUserTags,
+  createApiKeys,
+  deleteApiKeys,
+  createSubOrganization,
+  deleteSubOrganization,
+  setOrganizationFeature,
+  removeOrganizationFeature,
+  stampLogin,
+  createReadWriteSession,
+  initOtp,
+  verifyOtp,
+  otpLogin,
+  initOtpAuth,
+  otpAuth,
+  oauthLogin,
+  oauth,
+  emailAuth,
+  initUserEmailRecovery,
+  recoverUser,
+  createAuthenticators,
+  deleteAuthenticators,
+  createOauthProviders,
+  deleteOauthProviders,
 ];
 
 export interface TActivityRegistry {

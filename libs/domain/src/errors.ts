@@ -34,6 +34,7 @@ export const ERROR_TABLE = {
   PUBLIC_KEY_NOT_FOUND: { httpStatus: 401, grpcCode: GrpcCode.UNAUTHENTICATED, turnkeyErrorCode: 'PUBLIC_KEY_NOT_FOUND' },
   CREDENTIAL_NOT_FOUND: { httpStatus: 401, grpcCode: GrpcCode.UNAUTHENTICATED, turnkeyErrorCode: 'CREDENTIAL_NOT_FOUND' },
   API_KEY_EXPIRED: { httpStatus: 401, grpcCode: GrpcCode.UNAUTHENTICATED, turnkeyErrorCode: 'API_KEY_EXPIRED' },
+  CREDENTIAL_CONFLICT: { httpStatus: 401, grpcCode: GrpcCode.UNAUTHENTICATED, turnkeyErrorCode: 'CREDENTIAL_CONFLICT' },
   UNAUTHENTICATED: { httpStatus: 401, grpcCode: GrpcCode.UNAUTHENTICATED, turnkeyErrorCode: 'UNAUTHENTICATED' },
   REQUEST_NOT_AUTHORIZED: { httpStatus: 403, grpcCode: GrpcCode.PERMISSION_DENIED, turnkeyErrorCode: 'REQUEST_NOT_AUTHORIZED' },
   NOT_FOUND: { httpStatus: 404, grpcCode: GrpcCode.NOT_FOUND, turnkeyErrorCode: 'NOT_FOUND' },

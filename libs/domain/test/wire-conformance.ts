@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import type * as SG from '../src/activities/signing.js';
 import type * as EI from '../src/activities/export-import.js';
 import type * as PK from '../src/activities/private-keys.js';
+import type * as US from '../src/activities/users.js';
 import type {
   ZCreateWalletAccountsIntentSchema,
   ZCreateWalletAccountsResultSchema,
@@ -250,4 +251,35 @@ export type SigningAndTransferActivities = [
   Accepts<T['v1ImportPrivateKeyIntent'], typeof EI.ZImportPrivateKeyIntentSchema>,
   Satisfies<Out<typeof EI.ZImportPrivateKeyResultSchema>, T['v1ImportPrivateKeyResult']>,
   Expect<Equals<(typeof EI.MNEMONIC_LANGUAGES)[number], T['v1MnemonicLanguage']>>,
+];
+
+// ----- users, user tags and API keys (identity and login) -----
+export type UserActivities = [
+  Accepts<T['v1CreateUsersIntentV4'], typeof US.ZCreateUsersIntentSchema>,
+  Accepts<T['v1CreateUsersIntentV3'], typeof US.ZCreateUsersIntentSchema>,
+  Satisfies<Out<typeof US.ZCreateUsersResultSchema>, T['v1CreateUsersResult']>,
+  Accepts<T['v1UpdateUserIntent'], typeof US.ZUpdateUserIntentSchema>,
+  Satisfies<Out<typeof US.ZUpdateUserResultSchema>, T['v1UpdateUserResult']>,
+  Accepts<T['v1DeleteUsersIntent'], typeof US.ZDeleteUsersIntentSchema>,
+  Satisfies<Out<typeof US.ZDeleteUsersResultSchema>, T['v1DeleteUsersResult']>,
+  Accepts<T['v1CreateUserTagIntent'], typeof US.ZCreateUserTagIntentSchema>,
+  Satisfies<Out<typeof US.ZCreateUserTagResultSchema>, T['v1CreateUserTagResult']>,
+  Accepts<T['v1UpdateUserTagIntent'], typeof US.ZUpdateUserTagIntentSchema>,
+  Satisfies<Out<typeof US.ZUpdateUserTagResultSchema>, T['v1UpdateUserTagResult']>,
+  Accepts<T['v1DeleteUserTagsIntent'], typeof US.ZDeleteUserTagsIntentSchema>,
+  Satisfies<Out<typeof US.ZDeleteUserTagsResultSchema>, T['v1DeleteUserTagsResult']>,
+  Accepts<T['v1CreateApiKeysIntentV2'], typeof US.ZCreateApiKeysIntentSchema>,
+  Satisfies<Out<typeof US.ZCreateApiKeysResultSchema>, T['v1CreateApiKeysResult']>,
+  Accepts<T['v1DeleteApiKeysIntent'], typeof US.ZDeleteApiKeysIntentSchema>,
+  Satisfies<Out<typeof US.ZDeleteApiKeysResultSchema>, T['v1DeleteApiKeysResult']>,
+  Accepts<T['v1GetUserRequest'], typeof US.ZGetUserRequestSchema>,
+  Satisfies<Out<typeof US.ZGetUserResponseSchema>, T['v1GetUserResponse']>,
+  Accepts<T['v1GetUsersRequest'], typeof US.ZListUsersRequestSchema>,
+  Satisfies<Out<typeof US.ZListUsersResponseSchema>, T['v1GetUsersResponse']>,
+  Accepts<T['v1ListUserTagsRequest'], typeof US.ZListUserTagsRequestSchema>,
+  Satisfies<Out<typeof US.ZListUserTagsResponseSchema>, T['v1ListUserTagsResponse']>,
+  Accepts<T['v1GetApiKeysRequest'], typeof US.ZGetApiKeysRequestSchema>,
+  Satisfies<Out<typeof US.ZGetApiKeysResponseSchema>, T['v1GetApiKeysResponse']>,
+  Accepts<T['v1GetApiKeyRequest'], typeof US.ZGetApiKeyRequestSchema>,
+  Satisfies<Out<typeof US.ZGetApiKeyResponseSchema>, T['v1GetApiKeyResponse']>,
 ];

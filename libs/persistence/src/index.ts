@@ -14,6 +14,8 @@ export type { TNewWallet, TNewWalletAccount } from './repositories/wallet-reposi
 export type { TNewActivity } from './repositories/activity-repository.js';
 export type { TNewPrivateKey, TPrivateKeyRecord } from './repositories/private-key-repository.js';
 export type { TImportKind } from './repositories/import-target-repository.js';
+export type { TSubOrganizationFilter } from './repositories/organization-repository.js';
+export type { TNewOtpRecord, TNewSession } from './repositories/login-repository.js';
 export type {
   Activity,
   ApiKey,
@@ -27,4 +29,6 @@ export type {
   ServerKey,
   PrivateKey,
   PrivateKeyTag,
+  OtpRecord,
+  OauthProvider,
 } from './generated/prisma/client.js';

@@ -8,6 +8,7 @@ import type { TDb } from './database.js';
 import { activityRepository } from './repositories/activity-repository.js';
 import { credentialRepository } from './repositories/credential-repository.js';
 import { organizationRepository } from './repositories/organization-repository.js';
+import { loginRepository } from './repositories/login-repository.js';
 import { importTargetRepository } from './repositories/import-target-repository.js';
 import { outboxRepository } from './repositories/outbox-repository.js';
 import { privateKeyRepository } from './repositories/private-key-repository.js';
@@ -24,6 +25,7 @@ function bindRepositories(db: TDb) {
     wallets: walletRepository(db),
     privateKeys: privateKeyRepository(db),
     importTargets: importTargetRepository(db),
+    logins: loginRepository(db),
     outbox: outboxRepository(db),
     system: systemRepository(db),
     /** Tells every process sharing the database that cached facts of `topic` changed (sent on commit). */

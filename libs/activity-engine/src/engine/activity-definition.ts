@@ -7,6 +7,7 @@ import type { TKeyVault } from '@latchkey/crypto';
 import type { TRepositories } from '@latchkey/persistence';
 import type { z } from 'zod';
 import type { TPrincipal } from './principal.js';
+import type { TEngineServices } from './services.js';
 
 export interface TActivityVersion {
   type: string;
@@ -22,7 +23,40 @@ export interface TActivityContext {
   activityId: string;
   principal: TPrincipal;
   now: Date;
+  /** Mail, SMS, OIDC verification and the server's own keys. */
+  services: TEngineServices;
+  /**
+   * Repositories outside the activity's transaction: for the few writes that must survive the
+   * activity failing (an OTP attempt counter). Everything else goes through `tx`.
+   */
+  detached: TRepositories;
 }
+
+/** Who, besides the target organization's own users, may submit an activity kind. */
+export interface TActivityAccess {
+  /**
+   * A parent organization's credential may submit it with `organizationId` set to one of its
+   * sub-organizations: the login activities an app's backend runs for its end users.
+   */
+  parentMayAct?: boolean;
+  /**
+   * A credential that lives in a sub-organization may submit it aimed at the parent; the activity
+   * then runs in that sub-organization (`loginWithPasskey` sends stamp_login to the parent).
+   */
+  loginViaParent?: boolean;
+  /** Allowed for any authenticated user acting on itself, without a policy (one's own login). */
+  selfService?: boolean;
+  /** Accepts an `X-Stamp-Attested` signer (a key vouched for by an OTP or OIDC token). */
+  attested?: boolean;
+}
+
+/**
+ * What a handler's refusal (an AppError) becomes. `record` (the default): a FAILED activity,
+ * answered with HTTP 200 like any activity. `reject`: an HTTP 4xx and no activity row at all —
+ * for the login flows, where a wrong code or a forged token is the caller's error and must leave
+ * nothing behind (attempt counters excepted).
+ */
+export type TFailureMode = 'record' | 'reject';
 
 export interface TActivityDefinition<TParams = unknown, TResult extends Record<string, unknown> = Record<string, unknown>> {
   /** The path segment after `/public/v1/submit/`. */
@@ -31,6 +65,8 @@ export interface TActivityDefinition<TParams = unknown, TResult extends Record<s
   /** `activity.resource` and `activity.action` as the policy language names them. */
   resource: string;
   action: string;
+  access?: TActivityAccess;
+  onFailure?: TFailureMode;
   params: z.ZodType<TParams>;
   /**
    * Checks that need no database (paths, curve/format pairs). Throws AppError (400); runs before

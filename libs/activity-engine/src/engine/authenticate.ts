@@ -4,11 +4,26 @@
  * organization and its parent. Every refusal is a 401 with Turnkey's error code; nothing about
  * the credential beyond its public half ever reaches a log or an error.
  */
-import { StampError, parseWebauthnStamp, selectStampHeader, verifyApiKeyStamp, verifyWebauthnStamp } from '@latchkey/crypto';
+import {
+  LoginTokenError,
+  StampError,
+  parseAuthenticatorDataHead,
+  signCountAdvances,
+  parseWebauthnStamp,
+  selectStampHeader,
+  verifyApiKeyStamp,
+  verifyAttestedStamp,
+  verifyVerificationToken,
+  verifyWebauthnStamp,
+  type TAttestedStamp,
+} from '@latchkey/crypto';
 import { AppError, type TErrorCode } from '@latchkey/domain';
 import type { Organization, TStore } from '@latchkey/persistence';
 import type { TAuthCache } from './auth-cache.js';
 import type { TPrincipal } from './principal.js';
+import type { TEngineServices } from './services.js';
+import { oidcNonceForPublicKey } from '../oidc/oidc-verifier.js';
+import { resolveUserByContact, resolveUserByOidc, type TLoginUser } from '../activities/sessions/resolve-login-user.js';
 
 const STAMP_ERROR_CODES: Record<StampError['reason'], TErrorCode> = {
   SIGNATURE_MISSING: 'SIGNATURE_MISSING',
@@ -29,7 +44,16 @@ export interface TAuthenticated {
   body: Record<string, unknown>;
   /** The organization the request targets. */
   organization: Organization;
+  /**
+   * Set when the credential was found in none of the target and its parent but in exactly one
+   * sub-organization of the target: a login aimed at the parent (protocol notes §11). Only login
+   * activities and whoami accept such a principal; for them this is the organization acted in.
+   */
+  loginOrganization?: Organization;
 }
+
+const conflict = (what: string) =>
+  new AppError('CREDENTIAL_CONFLICT', `more than one suborg associated with a ${what}`, { credential: what });
 
 /** Parses the body once its signature is known good. @throws AppError BAD_REQUEST */
 function parseBody(raw: Buffer): Record<string, unknown> {
@@ -43,7 +67,7 @@ function parseBody(raw: Buffer): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-export function createAuthenticator(store: TStore, cache: TAuthCache, now: () => number = Date.now) {
+export function createAuthenticator(store: TStore, cache: TAuthCache, now: () => number = Date.now, services?: TEngineServices) {
   /** The target organization and, when it is a sub-organization, its parent. */
   async function targetOrganization(body: Record<string, unknown>): Promise<Organization> {
     const id = body['organizationId'];
@@ -58,6 +82,40 @@ export function createAuthenticator(store: TStore, cache: TAuthCache, now: () =>
   const searchOrder = (org: Organization) => (org.parentOrganizationId ? [org.id, org.parentOrganizationId] : [org.id]);
 
   /**
+   * Who an attested key belongs to: the user whose contact the verification token proves (the
+   * token bound to this very key, and spent now), or whose OAuth provider matches the OIDC token
+   * (nonce = sha256 of this key).
+   * @throws AppError 401 when the attestation does not vouch for the key
+   */
+  async function attestedUser(stamp: TAttestedStamp, organization: Organization): Promise<TLoginUser> {
+    const refuse = (why: string) => new AppError('UNAUTHENTICATED', `attested stamp refused: ${why}`);
+    if (stamp.scheme === 'STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN') {
+      const key = (await store.system.serverKeys()).find((k) => k.purpose === 'otp_verifier');
+      if (!key) throw new Error('the server key otp_verifier is missing');
+      let claims;
+      try {
+        claims = verifyVerificationToken(stamp.publicKeyAttestation, key.publicKey, now());
+      } catch (e) {
+        if (e instanceof LoginTokenError) throw refuse(`verification token: ${e.message}`);
+        throw e;
+      }
+      if (claims.publicKey.toLowerCase() !== stamp.publicKey) throw refuse('the verification token is bound to another public key');
+      if (claims.organizationId !== organization.id && claims.organizationId !== organization.parentOrganizationId) throw refuse('the verification token was issued for another organization');
+      const who = await resolveUserByContact(store, organization.id, claims.verificationType, claims.contact);
+      if (!(await store.logins.spendVerificationToken(claims.id, who.organizationId))) throw refuse('the verification token was already used');
+      return who;
+    }
+    if (!services) throw refuse('OIDC verification is not configured in this process');
+    let token;
+    try {
+      token = await services.oidc.verify(stamp.publicKeyAttestation, { expectedNonce: oidcNonceForPublicKey(stamp.publicKey) });
+    } catch (e) {
+      throw refuse(`OIDC token: ${(e as Error).message}`);
+    }
+    return resolveUserByOidc(store, organization.id, token);
+  }
+
+  /**
    * Authenticates a request from its headers and raw body.
    * @throws AppError 401 (missing/invalid stamp, unknown or expired key), 400 (bad JSON), 404 (no such organization)
    */
@@ -67,6 +125,24 @@ export function createAuthenticator(store: TStore, cache: TAuthCache, now: () =>
       header = selectStampHeader(headers);
     } catch (e) {
       fromStampError(e);
+    }
+    if (header.kind === 'attested') {
+      let stamp: TAttestedStamp;
+      try {
+        stamp = verifyAttestedStamp(header.value, raw);
+      } catch (e) {
+        fromStampError(e);
+      }
+      const body = parseBody(raw);
+      const organization = await targetOrganization(body);
+      const who = await attestedUser(stamp, organization);
+      const loginOrganization = who.organizationId === organization.id ? undefined : ((await cache.organization(who.organizationId)) ?? undefined);
+      return {
+        principal: { organizationId: who.organizationId, userId: who.userId, credential: { kind: 'attested', publicKey: stamp.publicKey, scheme: stamp.scheme } },
+        body,
+        organization,
+        ...(loginOrganization ? { loginOrganization } : {}),
+      };
     }
     if (header.kind === 'api-key') {
       let stamp;
@@ -80,7 +156,14 @@ export function createAuthenticator(store: TStore, cache: TAuthCache, now: () =>
       const orgIds = searchOrder(organization);
       const keys = await cache.apiKeys(orgIds, stamp.publicKey);
       // Prefer the target organization's own key when both hold the same public key.
-      const key = orgIds.map((o) => keys.find((k) => k.organizationId === o)).find((k) => k !== undefined);
+      let key = orgIds.map((o) => keys.find((k) => k.organizationId === o)).find((k) => k !== undefined);
+      let loginOrganization: Organization | undefined;
+      if (!key) {
+        const inSubOrgs = await store.logins.apiKeysInSubOrganizations(organization.id, stamp.publicKey);
+        if (new Set(inSubOrgs.map((k) => k.organizationId)).size > 1) throw conflict('public key');
+        key = inSubOrgs[0];
+        if (key) loginOrganization = (await cache.organization(key.organizationId)) ?? undefined;
+      }
       if (!key) {
         throw new AppError('PUBLIC_KEY_NOT_FOUND', `could not find public key in organization or its parent organization: ${stamp.publicKey}`, {
           publicKey: stamp.publicKey,
@@ -90,9 +173,10 @@ export function createAuthenticator(store: TStore, cache: TAuthCache, now: () =>
         throw new AppError('API_KEY_EXPIRED', `API key ${key.id} expired at ${key.expiresAt.toISOString()}`, { apiKeyId: key.id });
       }
       return {
-        principal: { organizationId: key.organizationId, userId: key.userId, credential: { kind: 'api-key', apiKeyId: key.id, publicKey: key.publicKey, scheme: stamp.scheme } },
+        principal: { organizationId: key.organizationId, userId: key.userId, credential: { kind: 'api-key', apiKeyId: key.id, publicKey: key.publicKey, scheme: stamp.scheme, credentialType: key.credentialType } },
         body,
         organization,
+        ...(loginOrganization ? { loginOrganization } : {}),
       };
     }
 
@@ -104,13 +188,26 @@ export function createAuthenticator(store: TStore, cache: TAuthCache, now: () =>
     }
     const body = parseBody(raw);
     const organization = await targetOrganization(body);
-    const candidates = await store.credentials.findAuthenticators(searchOrder(organization), stamp.credentialId);
+    let candidates = await store.credentials.findAuthenticators(searchOrder(organization), stamp.credentialId);
+    let loginOrganization: Organization | undefined;
+    if (candidates.length === 0) {
+      candidates = await store.logins.authenticatorsInSubOrganizations(organization.id, stamp.credentialId);
+      if (new Set(candidates.map((a) => a.organizationId)).size > 1) throw conflict('credential ID');
+      if (candidates[0]) loginOrganization = (await cache.organization(candidates[0].organizationId)) ?? undefined;
+    }
     if (candidates.length === 0) throw new AppError('CREDENTIAL_NOT_FOUND', 'could not find credential in organization or its parent organization');
     const authenticator = candidates.find((a) => a.organizationId === organization.id) ?? candidates[0]!;
     try {
       verifyWebauthnStamp(stamp, raw, Buffer.from(authenticator.publicKey, 'hex'));
     } catch (e) {
       fromStampError(e);
+    }
+    // The signature counter (WebAuthn §7.2): a count that does not move forward is a replayed
+    // assertion or a cloned authenticator. Two zeros: the authenticator keeps no counter.
+    const { signCount } = parseAuthenticatorDataHead(stamp.authenticatorData);
+    const advanced = signCountAdvances(authenticator.signCount, signCount) && (signCount === 0 || (await store.logins.advanceSignCount(authenticator.id, signCount)));
+    if (!advanced) {
+      throw new AppError('SIGNATURE_INVALID', `passkey signature counter did not advance (stored ${authenticator.signCount}, asserted ${signCount}): a replayed request or a cloned authenticator`);
     }
     return {
       principal: {
@@ -120,6 +217,7 @@ export function createAuthenticator(store: TStore, cache: TAuthCache, now: () =>
       },
       body,
       organization,
+      ...(loginOrganization ? { loginOrganization } : {}),
     };
   }
 

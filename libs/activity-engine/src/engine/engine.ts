@@ -11,7 +11,8 @@ import { createQueryRegistry } from '../queries/registry.js';
 import { createAuthCache, type TAuthCache } from './auth-cache.js';
 import { createAuthenticator } from './authenticate.js';
 import { createRootQuorumEvaluator, type TPolicyEvaluator } from './policy-hook.js';
-import { submitActivity } from './submit-activity.js';
+import { unconfiguredServices, type TEngineServices } from './services.js';
+import { isRecoveryKey, recoveryKeyRefused, submitActivity } from './submit-activity.js';
 
 export interface TEngineOptions {
   store: TStore;
@@ -21,6 +22,8 @@ export interface TEngineOptions {
   policy?: TPolicyEvaluator;
   registry?: TActivityRegistry;
   cache?: TAuthCache;
+  /** Mail, SMS and OIDC for the login activities; without them those activities fail cleanly. */
+  services?: TEngineServices;
 }
 
 export type THeaders = Record<string, string | string[] | undefined>;
@@ -28,7 +31,8 @@ export type THeaders = Record<string, string | string[] | undefined>;
 export function createEngine(opts: TEngineOptions) {
   const now = opts.now ?? Date.now;
   const cache = opts.cache ?? createAuthCache(opts.store, { now });
-  const { authenticate } = createAuthenticator(opts.store, cache, now);
+  const services = opts.services ?? unconfiguredServices();
+  const { authenticate } = createAuthenticator(opts.store, cache, now, services);
   const registry = opts.registry ?? createActivityRegistry();
   const policy = opts.policy ?? createRootQuorumEvaluator();
   const queryByPath = createQueryRegistry();
@@ -42,13 +46,18 @@ export function createEngine(opts: TEngineOptions) {
     async query(path: string, headers: THeaders, raw: Buffer): Promise<unknown> {
       const def = queryByPath(path);
       // Authenticate first: an unauthenticated caller learns nothing, not even which paths exist.
-      const { principal, body, organization } = await authenticate(headers, raw);
+      const auth = await authenticate(headers, raw);
+      const { principal, body } = auth;
       if (!def) throw new AppError('NOT_FOUND', `unknown query endpoint: /public/v1/query/${path}`);
+      // whoami aimed at the parent with a sub-organization's key names the sub-organization.
+      const organization = auth.loginOrganization && def.loginViaParent ? auth.loginOrganization : auth.organization;
+      if (isRecoveryKey(principal) && path !== 'whoami') throw recoveryKeyRefused();
+      if (principal.credential.kind === 'attested') throw new AppError('REQUEST_NOT_AUTHORIZED', 'request not authorized: an attested stamp can only submit stamp_login');
       const readable = principal.organizationId === organization.id || principal.organizationId === organization.parentOrganizationId;
       if (!readable) throw new AppError('REQUEST_NOT_AUTHORIZED', `request not authorized: the signer's organization cannot read organization ${organization.id}`);
       const req = def.request.safeParse(body);
       if (!req.success) throw fromZodIssues('request', req.error.issues);
-      return def.handle({ store: opts.store, cache, principal, organization }, req.data);
+      return def.handle({ store: opts.store, cache, principal, organization, services }, req.data);
     },
 
     /**
@@ -56,10 +65,10 @@ export function createEngine(opts: TEngineOptions) {
      * @throws AppError (401/400/403/404)
      */
     async submit(path: string, headers: THeaders, raw: Buffer): Promise<{ activity: TActivity }> {
-      const { principal, body, organization } = await authenticate(headers, raw);
+      const { principal, body, organization, loginOrganization } = await authenticate(headers, raw);
       const activity = await submitActivity(
-        { store: opts.store, vault: opts.vault, registry, policy, timestampWindowMs: opts.timestampWindowMs, now },
-        { path, principal, organization, body, raw },
+        { store: opts.store, vault: opts.vault, registry, policy, timestampWindowMs: opts.timestampWindowMs, now, services, onCommitted: (m) => cache.invalidate(m) },
+        { path, principal, organization, loginOrganization, body, raw },
       );
       return { activity };
     },

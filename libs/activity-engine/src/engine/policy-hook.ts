@@ -19,6 +19,8 @@ export interface TPolicyRequest {
     resource: string;
     action: string;
     params: unknown;
+    /** The kind is one's own login or session: implicitly allowed (issue #5 lets a policy deny it). */
+    selfService: boolean;
   };
 }
 
@@ -32,13 +34,18 @@ export interface TPolicyEvaluator {
   evaluate(request: TPolicyRequest, db: TRepositories): Promise<TPolicyDecision>;
 }
 
-/** Root users may act (alone when the threshold is 1); every other user is implicitly denied. */
+/**
+ * Self-service activities (one's own login) are implicitly allowed; otherwise root users of the
+ * signer's organization may act (alone when the threshold is 1; a parent's root users when they
+ * run a sub-organization's login flow) and every other user is implicitly denied.
+ */
 export function createRootQuorumEvaluator(): TPolicyEvaluator {
   return {
     async evaluate(req, db) {
-      const org = await db.organizations.findById(req.organizationId);
+      if (req.activity.selfService) return { outcome: 'OUTCOME_ALLOW', reason: 'implicit: acting on oneself' };
+      const org = await db.organizations.findById(req.principal.organizationId);
       if (!org) return { outcome: 'OUTCOME_DENY_IMPLICIT', reason: 'organization not found' };
-      const members = await db.organizations.rootQuorumMembers(req.organizationId);
+      const members = await db.organizations.rootQuorumMembers(req.principal.organizationId);
       const isRoot = members.some((m) => m.userId === req.principal.userId);
       if (!isRoot) return { outcome: 'OUTCOME_DENY_IMPLICIT', reason: `no policy allows ${req.activity.kind} for user ${req.principal.userId}` };
       if (org.rootQuorumThreshold <= 1) return { outcome: 'OUTCOME_ALLOW', reason: 'root quorum' };

@@ -1,6 +1,19 @@
 /** Database rows → wire objects, byte-exact with Turnkey's field names. */
-import { toTimestamp, type TActivity, type TActivityStatus, type TPrivateKey, type TTag, type TWallet, type TWalletAccount, type TWalletDetails } from '@latchkey/domain';
-import type { Activity, PrivateKeyTag, TPrivateKeyRecord, Wallet, WalletAccount } from '@latchkey/persistence';
+import {
+  toTimestamp,
+  type TActivity,
+  type TActivityStatus,
+  type TApiKey,
+  type TAuthenticator,
+  type TOauthProvider,
+  type TPrivateKey,
+  type TTag,
+  type TUser,
+  type TWallet,
+  type TWalletAccount,
+  type TWalletDetails,
+} from '@latchkey/domain';
+import type { Activity, ApiKey, Authenticator, OauthProvider, PrivateKeyTag, TPrivateKeyRecord, User, Wallet, WalletAccount } from '@latchkey/persistence';
 import { isVotable } from './status-machine.js';
 
 export function activityToWire(a: Activity): TActivity {
@@ -68,4 +81,80 @@ export function privateKeyToWire(k: TPrivateKeyRecord): TPrivateKey {
 
 export function privateKeyTagToWire(t: PrivateKeyTag): TTag {
   return { tagId: t.id, tagName: t.name, tagType: 'TAG_TYPE_PRIVATE_KEY', createdAt: toTimestamp(t.createdAt), updatedAt: toTimestamp(t.updatedAt) };
+}
+
+/** A user tag row (the fields the wire shows). */
+export interface TUserTagRow {
+  id: string;
+  name: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export function userTagToWire(t: TUserTagRow): TTag {
+  return { tagId: t.id, tagName: t.name, tagType: 'TAG_TYPE_USER', createdAt: toTimestamp(t.createdAt), updatedAt: toTimestamp(t.updatedAt) };
+}
+
+/** `expirationSeconds` is the lifetime the key was created with, recovered from its two instants. */
+export function apiKeyToWire(k: ApiKey): TApiKey {
+  return {
+    credential: { publicKey: k.publicKey, type: k.credentialType as TApiKey['credential']['type'] },
+    apiKeyId: k.id,
+    apiKeyName: k.name,
+    createdAt: toTimestamp(k.createdAt),
+    updatedAt: toTimestamp(k.updatedAt),
+    ...(k.expiresAt ? { expirationSeconds: String(Math.max(0, Math.round((k.expiresAt.getTime() - k.createdAt.getTime()) / 1000))) } : {}),
+  };
+}
+
+export function authenticatorToWire(a: Authenticator): TAuthenticator {
+  return {
+    transports: a.transports as TAuthenticator['transports'],
+    attestationType: a.attestationType,
+    aaguid: a.aaguid,
+    credentialId: a.credentialId,
+    model: a.model,
+    credential: { publicKey: a.publicKey, type: a.credentialType as TAuthenticator['credential']['type'] },
+    authenticatorId: a.id,
+    authenticatorName: a.name,
+    createdAt: toTimestamp(a.createdAt),
+    updatedAt: toTimestamp(a.updatedAt),
+  };
+}
+
+export function oauthProviderToWire(p: OauthProvider): TOauthProvider {
+  return {
+    providerId: p.id,
+    providerName: p.providerName,
+    issuer: p.issuer,
+    audience: p.audience,
+    subject: p.subject,
+    createdAt: toTimestamp(p.createdAt),
+    updatedAt: toTimestamp(p.updatedAt),
+  };
+}
+
+/** What a user shows besides its own row: its credentials and tag ids. */
+export interface TUserParts {
+  apiKeys: readonly ApiKey[];
+  authenticators: readonly Authenticator[];
+  oauthProviders: readonly OauthProvider[];
+  tagIds: readonly string[];
+}
+
+/** A user (swagger `v1User`), as get_user, list_users and get_organization show it. */
+export function userToWire(u: User, parts: TUserParts): TUser {
+  return {
+    userId: u.id,
+    userName: u.userName,
+    ...(u.userEmail ? { userEmail: u.userEmail } : {}),
+    ...(u.userPhoneNumber ? { userPhoneNumber: u.userPhoneNumber } : {}),
+    apiKeys: parts.apiKeys.map(apiKeyToWire),
+    authenticators: parts.authenticators.map(authenticatorToWire),
+    userTags: [...parts.tagIds],
+    oauthProviders: parts.oauthProviders.map(oauthProviderToWire),
+    createdAt: toTimestamp(u.createdAt),
+    updatedAt: toTimestamp(u.updatedAt),
+    mfaPolicies: [],
+  };
 }

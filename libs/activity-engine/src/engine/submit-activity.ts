@@ -11,6 +11,7 @@ import { activityKind, type TActivityVersion, type TAnyActivityDefinition } from
 import type { TPolicyEvaluator } from './policy-hook.js';
 import type { TPrincipal } from './principal.js';
 import { activityToWire } from './serialize.js';
+import type { TEngineServices } from './services.js';
 import { nextStatus } from './status-machine.js';
 import type { TActivityRegistry } from '../registry.js';
 
@@ -21,14 +22,48 @@ export interface TSubmitDeps {
   policy: TPolicyEvaluator;
   timestampWindowMs: number;
   now: () => number;
+  services: TEngineServices;
+  /**
+   * Told, after commit, of every change a handler announced with `notifyChange`: this process's
+   * caches drop the stale entries at once (other processes hear the change feed a moment later).
+   */
+  onCommitted?: (message: string) => void;
 }
 
 export interface TSubmission {
   path: string;
   principal: TPrincipal;
   organization: Organization;
+  /** The sub-organization a login aimed at the parent resolved to (see authenticate.ts). */
+  loginOrganization?: Organization | undefined;
   body: Record<string, unknown>;
   raw: Buffer;
+}
+
+const RECOVERY_KEY_TYPE = 'CREDENTIAL_TYPE_RECOVER_USER_KEY_P256';
+/** A recovery key (init_user_email_recovery) may only add a passkey to its user: recover_user. */
+export const isRecoveryKey = (p: TPrincipal) => p.credential.kind === 'api-key' && p.credential.credentialType === RECOVERY_KEY_TYPE;
+export const recoveryKeyRefused = () => new AppError('REQUEST_NOT_AUTHORIZED', 'request not authorized: a recovery credential can only submit recover_user');
+
+/**
+ * The organization the activity runs in. Normally the signer's own; a parent's credential may run
+ * the login activities of its sub-organizations (`parentMayAct`), and a sub-organization's
+ * credential may log in through the parent (`loginViaParent`). Writes elsewhere are refused.
+ * @throws AppError ORGANIZATION_MISMATCH
+ */
+function actingOrganization(def: TAnyActivityDefinition, s: TSubmission, requested: string): string {
+  const mismatch = (signerOrg: string) =>
+    new AppError(
+      'ORGANIZATION_MISMATCH',
+      `organization mismatch: request is targeting organization ${requested}, but the signer is in organization ${signerOrg}`,
+    );
+  if (s.loginOrganization) {
+    if (!def.access?.loginViaParent) throw mismatch(s.principal.organizationId);
+    return s.loginOrganization.id;
+  }
+  if (s.principal.organizationId === requested) return requested;
+  if (def.access?.parentMayAct && s.organization.parentOrganizationId === s.principal.organizationId) return requested;
+  throw mismatch(s.principal.organizationId);
 }
 
 /** The outbox event every activity emits (webhook deliveries are built from it). */
@@ -42,9 +77,14 @@ export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise
   const def = deps.registry.byPath(s.path);
   if (!def) throw new AppError('NOT_FOUND', `unknown activity endpoint: /public/v1/submit/${s.path}`);
 
+  if (isRecoveryKey(s.principal) && def.path !== 'recover_user') throw recoveryKeyRefused();
+  if (s.principal.credential.kind === 'attested' && !def.access?.attested) {
+    throw new AppError('REQUEST_NOT_AUTHORIZED', 'request not authorized: an attested stamp can only submit stamp_login');
+  }
+
   const env = ZActivityRequestSchema.safeParse(s.body);
   if (!env.success) throw fromZodIssues('activity request', env.error.issues);
-  const { type, timestampMs, organizationId, parameters } = env.data;
+  const { type, timestampMs, organizationId: requestedOrganizationId, parameters } = env.data;
 
   const version = deps.registry.version(def, type);
   if (!version) {
@@ -63,13 +103,8 @@ export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise
     );
   }
 
-  // A parent organization may read its sub-organizations but never act in them.
-  if (s.principal.organizationId !== organizationId) {
-    throw new AppError(
-      'ORGANIZATION_MISMATCH',
-      `organization mismatch: request is targeting organization ${organizationId}, but the signer is in organization ${s.principal.organizationId}`,
-    );
-  }
+  // A parent organization may read its sub-organizations but acts in them only for logins.
+  const organizationId = actingOrganization(def, s, requestedOrganizationId);
 
   const fingerprint = activityFingerprint(s.raw);
   const existing = await deps.store.activities.findByFingerprint(organizationId, fingerprint);
@@ -82,7 +117,11 @@ export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise
 
   const activityId = newId();
   const decision = await deps.policy.evaluate(
-    { principal: s.principal, organizationId, activity: { type, kind: activityKind(type), resource: def.resource, action: def.action, params } },
+    {
+      principal: s.principal,
+      organizationId,
+      activity: { type, kind: activityKind(type), resource: def.resource, action: def.action, params, selfService: def.access?.selfService === true },
+    },
     deps.store,
   );
 
@@ -148,12 +187,25 @@ async function record(
 
 async function execute(deps: TSubmitDeps, def: TAnyActivityDefinition, p: TPending): Promise<TActivity> {
   const completed = nextStatus(p.status, 'EXECUTED');
+  const changes: string[] = [];
   try {
-    return await record(deps, { ...p, status: completed, result: {} }, (tx) =>
-      def.handle({ tx, vault: deps.vault, organizationId: p.organizationId, activityId: p.activityId, principal: p.principal, now: new Date(deps.now()) }, p.params),
-    );
+    const activity = await record(deps, { ...p, status: completed, result: {} }, (tx) => {
+      const announcing: TRepositories = {
+        ...tx,
+        notifyChange: async (topic, key) => {
+          changes.push(`${topic}:${key}`);
+          await tx.notifyChange(topic, key);
+        },
+      };
+      return def.handle(
+        { tx: announcing, vault: deps.vault, organizationId: p.organizationId, activityId: p.activityId, principal: p.principal, now: new Date(deps.now()), services: deps.services, detached: deps.store },
+        p.params,
+      );
+    });
+    for (const m of changes) deps.onCommitted?.(m);
+    return activity;
   } catch (e) {
-    if (!(e instanceof AppError)) throw e;
+    if (!(e instanceof AppError) || def.onFailure === 'reject') throw e;
     // The handler refused: its effects rolled back; the activity is recorded as FAILED.
     return record(deps, { ...p, status: nextStatus(p.status, 'EXECUTION_FAILED'), result: {}, failure: e.toBody() as unknown as Record<string, unknown> });
   }

@@ -5,8 +5,11 @@ import { getPrivateKey, listPrivateKeys, listPrivateKeyTags } from './private-ke
 import type { TAnyQueryDefinition } from './query-definition.js';
 import { getWallet, getWalletAccount, listWalletAccounts, listWallets } from './wallets.js';
 import { whoami } from './whoami.js';
+import { getApiKey, getApiKeys, getUser, listUsers, listUserTags } from './users.js';
+import { getOrganizationConfigs, listSubOrgs } from './sub-organizations.js';
+import { getAuthenticator, getAuthenticators, getOauthProviders } from './credentials.js';
 
-export const QUERY_DEFINITIONS: readonly TAnyQueryDefinition[] = [whoami, getOrganization, getActivity, listActivities, listWallets, getWallet, getWalletAccount, listWalletAccounts, getPrivateKey, listPrivateKeys, listPrivateKeyTags];
+export const QUERY_DEFINITIONS: readonly TAnyQueryDefinition[] = [whoami, getOrganization, getActivity, listActivities, listWallets, getWallet, getWalletAccount, listWalletAccounts, getPrivateKey, listPrivateKeys, listPrivateKeyTags, listSubOrgs, getOrganizationConfigs, getAuthenticators, getAuthenticator, getOauthProviders, getUser, listUsers, listUserTags, getApiKeys, getApiKey];
 
 export function createQueryRegistry(defs: readonly TAnyQueryDefinition[] = QUERY_DEFINITIONS): (path: string) => TAnyQueryDefinition | undefined {
   const byPath = new Map(defs.map((d) => [d.path, d]));

@@ -5,6 +5,7 @@ import type { TQueryDefinition } from './query-definition.js';
 export const whoami: TQueryDefinition<TWhoamiRequest, TWhoamiResponse> = {
   path: 'whoami',
   request: ZWhoamiRequestSchema,
+  loginViaParent: true,
   async handle(ctx) {
     // The signer's organization: usually the target, already loaded by authentication.
     const org = ctx.principal.organizationId === ctx.organization.id ? ctx.organization : await ctx.cache.organization(ctx.principal.organizationId);

@@ -1,0 +1,67 @@
+/**
+ * create_authenticators (V2) — passkeys for a user, each attestation verified (`none`, `packed`,
+ * `fido-u2f`, `tpm`; ES256) against its challenge and, when FEATURE_NAME_WEBAUTHN_ORIGINS is set,
+ * the allowed origins; the COSE key is stored as compressed P-256 with its aaguid, attestation
+ * format, transports and signature counter. delete_authenticators removes them (they stop
+ * authenticating at once, in every process). Policy: CREDENTIAL / CREATE and DELETE; implicitly
+ * allowed for one's own user.
+ */
+import {
+  AppError,
+  ZCreateAuthenticatorsIntentSchema,
+  ZDeleteAuthenticatorsIntentSchema,
+  type TCreateAuthenticatorsIntent,
+  type TDeleteAuthenticatorsIntent,
+} from '@latchkey/domain';
+import type { TActivityContext, TActivityDefinition } from '../../engine/activity-definition.js';
+import { checkCredentials, writeCredentials } from '../credentials/add-user-credentials.js';
+
+/**
+ * A user may manage its own credentials; managing another user's takes a root user.
+ * @throws AppError 404 (no such user), 403 (someone else's, not root)
+ */
+export async function assertMayManageCredentials(ctx: TActivityContext, userId: string): Promise<void> {
+  if (!(await ctx.tx.users.findById(ctx.organizationId, userId))) throw new AppError('NOT_FOUND', `user not found: ${userId}`, { userId });
+  if (userId === ctx.principal.userId) return;
+  const roots = await ctx.tx.organizations.rootQuorumMembers(ctx.organizationId);
+  if (!roots.some((m) => m.userId === ctx.principal.userId)) {
+    throw new AppError('REQUEST_NOT_AUTHORIZED', "request not authorized: only root users may change another user's credentials", { userId });
+  }
+}
+
+export const createAuthenticators: TActivityDefinition<TCreateAuthenticatorsIntent, { authenticatorIds: string[] }> = {
+  path: 'create_authenticators',
+  versions: [{ type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2', intentKey: 'createAuthenticatorsIntentV2', resultKey: 'createAuthenticatorsResult' }],
+  resource: 'CREDENTIAL',
+  action: 'CREATE',
+  access: { selfService: true },
+  onFailure: 'reject',
+  params: ZCreateAuthenticatorsIntentSchema,
+  async handle(ctx, p) {
+    await assertMayManageCredentials(ctx, p.userId);
+    const org = await ctx.tx.organizations.findById(ctx.organizationId);
+    const originOrgs = org?.parentOrganizationId ? [ctx.organizationId, org.parentOrganizationId] : [ctx.organizationId];
+    const checked = await checkCredentials(ctx, { authenticators: p.authenticators }, (kind, i) => `${kind}[${i}]`, originOrgs);
+    const { authenticatorIds } = await writeCredentials(ctx.tx, ctx.organizationId, p.userId, checked);
+    return { authenticatorIds };
+  },
+};
+
+export const deleteAuthenticators: TActivityDefinition<TDeleteAuthenticatorsIntent, { authenticatorIds: string[] }> = {
+  path: 'delete_authenticators',
+  versions: [{ type: 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS', intentKey: 'deleteAuthenticatorsIntent', resultKey: 'deleteAuthenticatorsResult' }],
+  resource: 'CREDENTIAL',
+  action: 'DELETE',
+  access: { selfService: true },
+  onFailure: 'reject',
+  params: ZDeleteAuthenticatorsIntentSchema,
+  async handle(ctx, p) {
+    await assertMayManageCredentials(ctx, p.userId);
+    const wanted = [...new Set(p.authenticatorIds)];
+    const deleted = await ctx.tx.credentials.deleteAuthenticators(ctx.organizationId, p.userId, wanted, ctx.now);
+    const missing = wanted.filter((id) => !deleted.includes(id));
+    if (missing.length > 0) throw new AppError('NOT_FOUND', `authenticators not found for user ${p.userId}: ${missing.join(', ')}`, { authenticatorIds: missing });
+    await ctx.tx.notifyChange('credential', p.userId);
+    return { authenticatorIds: wanted };
+  },
+};

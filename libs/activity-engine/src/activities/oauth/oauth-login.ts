@@ -1,0 +1,65 @@
+/**
+ * OIDC logins. oauth_login: the token (verified against its issuer's JWKS) must carry
+ * `nonce = hex(sha256(publicKey))`; the user holding a matching OAuth provider (iss, sub, aud) —
+ * in this organization or its one sub-organization holding it — gets the client's key as a session
+ * key, and the session JWT. oauth (older): the same proof with `targetPublicKey`, answered with a
+ * credential bundle. Policy: SESSION / CREATE and AUTH / CREATE.
+ */
+import { AppError, ZOauthIntentSchema, ZOauthLoginIntentSchema, type TOauthIntent, type TOauthLoginIntent, type TSessionResult } from '@latchkey/domain';
+import type { TActivityContext, TActivityDefinition } from '../../engine/activity-definition.js';
+import type { TVerifiedIdToken } from '../../engine/services.js';
+import { oidcNonceForPublicKey } from '../../oidc/oidc-verifier.js';
+import { issueCredentialBundle, issueLoginSession } from '../sessions/issue-session.js';
+import { resolveUserByOidc } from '../sessions/resolve-login-user.js';
+
+
+async function verifiedToken(ctx: TActivityContext, oidcToken: string, publicKey: string): Promise<TVerifiedIdToken> {
+  try {
+    return await ctx.services.oidc.verify(oidcToken, { expectedNonce: oidcNonceForPublicKey(publicKey) });
+  } catch (e) {
+    throw new AppError('BAD_REQUEST', `oidcToken: ${(e as Error).message}`, { field: 'oidcToken' });
+  }
+}
+
+export const oauthLogin: TActivityDefinition<TOauthLoginIntent, TSessionResult> = {
+  path: 'oauth_login',
+  versions: [{ type: 'ACTIVITY_TYPE_OAUTH_LOGIN', intentKey: 'oauthLoginIntent', resultKey: 'oauthLoginResult' }],
+  resource: 'SESSION',
+  action: 'CREATE',
+  access: { parentMayAct: true },
+  onFailure: 'reject',
+  params: ZOauthLoginIntentSchema,
+  async handle(ctx, p) {
+    const token = await verifiedToken(ctx, p.oidcToken, p.publicKey);
+    const who = await resolveUserByOidc(ctx.tx, ctx.organizationId, token);
+    return issueLoginSession({ ...ctx, organizationId: who.organizationId }, {
+      userId: who.userId,
+      publicKey: p.publicKey,
+      expirationSeconds: p.expirationSeconds,
+      invalidateExisting: p.invalidateExisting,
+    });
+  },
+};
+
+export const oauth: TActivityDefinition<TOauthIntent, { userId: string; apiKeyId: string; credentialBundle: string }> = {
+  path: 'oauth',
+  versions: [{ type: 'ACTIVITY_TYPE_OAUTH', intentKey: 'oauthIntent', resultKey: 'oauthResult' }],
+  resource: 'AUTH',
+  action: 'CREATE',
+  access: { parentMayAct: true },
+  onFailure: 'reject',
+  params: ZOauthIntentSchema,
+  async handle(ctx, p) {
+    const token = await verifiedToken(ctx, p.oidcToken, p.targetPublicKey);
+    const who = await resolveUserByOidc(ctx.tx, ctx.organizationId, token);
+    const bundle = await issueCredentialBundle({ ...ctx, organizationId: who.organizationId }, {
+      userId: who.userId,
+      targetPublicKey: p.targetPublicKey,
+      credentialType: 'CREDENTIAL_TYPE_OAUTH_KEY_P256',
+      apiKeyName: p.apiKeyName ?? `OAuth - ${ctx.now.getTime()}`,
+      expirationSeconds: p.expirationSeconds,
+      invalidateExisting: p.invalidateExisting,
+    });
+    return { userId: who.userId, ...bundle };
+  },
+};

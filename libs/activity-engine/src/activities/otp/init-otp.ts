@@ -1,0 +1,36 @@
+/**
+ * init_otp (V3) — sends a one-time code to an e-mail address or phone number, for a login or a
+ * sign-up (the person need not be a user yet). The answer carries a fresh HPKE target, signed by
+ * the server's OTP key, that the client encrypts the code to for verify_otp (V2). A parent's
+ * backend may run it for its sub-organizations. Policy: OTP / CREATE.
+ */
+import { createOtpEncryptionTargetBundle, generateP256KeyPair } from '@latchkey/crypto';
+import { ZInitOtpIntentSchema, type TInitOtpIntent } from '@latchkey/domain';
+import type { TActivityDefinition } from '../../engine/activity-definition.js';
+import { withServerKey } from '../../engine/services.js';
+import { assertLoginFeature } from '../sessions/resolve-login-user.js';
+import { otpFeature, sendOtp } from './otp-flow.js';
+
+export const initOtp: TActivityDefinition<TInitOtpIntent, { otpId: string; otpEncryptionTargetBundle: string }> = {
+  path: 'init_otp',
+  versions: [{ type: 'ACTIVITY_TYPE_INIT_OTP_V3', intentKey: 'initOtpIntentV3', resultKey: 'initOtpResultV2' }],
+  resource: 'OTP',
+  action: 'CREATE',
+  access: { parentMayAct: true },
+  onFailure: 'reject',
+  params: ZInitOtpIntentSchema,
+  async handle(ctx, p) {
+    await assertLoginFeature(ctx.tx, ctx.organizationId, otpFeature(p.otpType));
+    const pair = generateP256KeyPair();
+    const targetPrivate = Buffer.from(pair.privateKey, 'hex');
+    try {
+      const otpId = await sendOtp(ctx, p, { kind: 'OTP', target: { publicKey: pair.publicKeyUncompressed, privateKey: targetPrivate } });
+      const otpEncryptionTargetBundle = await withServerKey(ctx.tx, ctx.vault, 'otp_verifier', (signer) =>
+        createOtpEncryptionTargetBundle({ targetPublicKeyHex: pair.publicKeyUncompressed, organizationId: ctx.organizationId, signer }),
+      );
+      return { otpId, otpEncryptionTargetBundle };
+    } finally {
+      targetPrivate.fill(0);
+    }
+  },
+};

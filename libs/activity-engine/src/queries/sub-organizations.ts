@@ -1,0 +1,55 @@
+/**
+ * list_suborgs — the sub-organizations of the target (which must be a parent), optionally only
+ * those holding a user, credential, OIDC identity or wallet address matching a filter; paged by
+ * id. get_organization_configs — the organization's features and root quorum.
+ */
+import {
+  AppError,
+  parsePagination,
+  ZGetOrganizationConfigsRequestSchema,
+  ZListSubOrgsRequestSchema,
+  type TFeature,
+  type TGetOrganizationConfigsResponse,
+  type TListSubOrgsRequest,
+  type TListSubOrgsResponse,
+} from '@latchkey/domain';
+import type { TSubOrganizationFilter } from '@latchkey/persistence';
+import type { TQueryContext, TQueryDefinition } from './query-definition.js';
+
+async function filterOf(ctx: TQueryContext, req: TListSubOrgsRequest): Promise<TSubOrganizationFilter | undefined> {
+  if (!req.filterType || req.filterValue === undefined) return undefined;
+  if (req.filterType !== 'OIDC_TOKEN') return { by: req.filterType, value: req.filterValue };
+  try {
+    const claims = await ctx.services.oidc.verify(req.filterValue, {});
+    return { by: 'OIDC', issuer: claims.iss, subject: claims.sub };
+  } catch (e) {
+    throw new AppError('BAD_REQUEST', `filterValue: invalid OIDC token: ${(e as Error).message}`, { field: 'filterValue' });
+  }
+}
+
+export const listSubOrgs: TQueryDefinition<TListSubOrgsRequest, TListSubOrgsResponse> = {
+  path: 'list_suborgs',
+  request: ZListSubOrgsRequestSchema,
+  async handle(ctx, req) {
+    if (ctx.principal.organizationId !== ctx.organization.id) {
+      throw new AppError('REQUEST_NOT_AUTHORIZED', 'request not authorized: list_suborgs runs on the parent organization, by its own users');
+    }
+    const page = parsePagination(req.paginationOptions);
+    const organizationIds = await ctx.store.organizations.listSubOrganizationIds(ctx.organization.id, page, await filterOf(ctx, req));
+    return { organizationIds };
+  },
+};
+
+export const getOrganizationConfigs: TQueryDefinition<{ organizationId: string }, TGetOrganizationConfigsResponse> = {
+  path: 'get_organization_configs',
+  request: ZGetOrganizationConfigsRequestSchema,
+  async handle(ctx) {
+    const [features, quorum] = await Promise.all([ctx.store.organizations.features(ctx.organization.id), ctx.store.organizations.rootQuorumMembers(ctx.organization.id)]);
+    return {
+      configs: {
+        features: features.map((f) => ({ name: f.name as TFeature['name'], value: f.value })),
+        quorum: { threshold: ctx.organization.rootQuorumThreshold, userIds: quorum.map((m) => m.userId) },
+      },
+    };
+  },
+};
