@@ -165,11 +165,24 @@ describe('create_users and the user queries', () => {
       [[user('x', { apiKeys: [p256Key('k', kp, 'soon')] })], /expirationSeconds: must be a decimal number of seconds/],
       [[user('x', { apiKeys: [p256Key('k1', kp), p256Key('k2', kp)] })], /users\[0\]\.apiKeys\[1\]: public key [0-9a-f]+ is given twice \(also users\[0\]\.apiKeys\[0\]\)/],
       [[user('x', { apiKeys: [p256Key('k1', kp)] }), user('y', { apiKeys: [p256Key('k2', kp)] })], /users\[1\]\.apiKeys\[0\]: .* given twice/],
-      [[user('x', { authenticators: [{ authenticatorName: 'pk', challenge: 'YQ', attestation: { credentialId: 'YQ', clientDataJson: 'YQ', attestationObject: 'YQ', transports: [] } }] })], /authenticators: not yet supported in create_users/],
-      [[user('x', { oauthProviders: [{ providerName: 'google', oidcClaims: { iss: 'https://accounts.google.com', sub: '1', aud: 'app' } }] })], /oauthProviders: not yet supported in create_users/],
     ];
     for (const [users, message] of cases) await expect400(createUsers(users), message);
     expect(await activityCount()).toBe(before);
+  });
+
+  it('creates users with OAuth providers given as claims, and fails on a forged passkey attestation, writing nothing', async () => {
+    const [id] = ((await createUsers([user('gina', { oauthProviders: [{ providerName: 'google', oidcClaims: { iss: 'https://accounts.google.com', sub: 'g-1', aud: 'app' } }] })])).result as {
+      createUsersResult: { userIds: string[] };
+    }).createUsersResult.userIds;
+    const providers = await f.store.credentials.listOauthProvidersByOrganization(f.root.organizationId, [id!]);
+    expect(providers).toEqual([expect.objectContaining({ providerName: 'google', issuer: 'https://accounts.google.com', subject: 'g-1', audience: 'app' })]);
+
+    const users = (await listUsers()).length;
+    const forged = failureOf(
+      await createUsers([user('hank', { authenticators: [{ authenticatorName: 'pk', challenge: 'YQ', attestation: { credentialId: 'YQ', clientDataJson: 'YQ', attestationObject: 'YQ', transports: [] } }] })]),
+    );
+    expect(forged.message).toContain('users[0].authenticators[0]: invalid passkey attestation');
+    expect((await listUsers()).length).toBe(users);
   });
 
   it('fails, writing nothing, when a tag does not exist or a public key is already registered', async () => {
@@ -324,8 +337,11 @@ describe('create_api_keys, delete_api_keys and the key queries', () => {
     expect(await whoamiWith(f.engine, org, (b) => ed25519Stamp(b, ed))).toMatchObject({ userId });
     expect(await whoamiWith(f.engine, org, (b) => secp256k1Stamp(b, k1))).toMatchObject({ userId });
     expect((await f.query<{ user: TUser }>('get_user', { userId }, p256)).user.apiKeys).toHaveLength(3);
-    // Only the root quorum may act, for now.
-    const denied = await f.submit('create_api_keys', 'ACTIVITY_TYPE_CREATE_API_KEYS_V2', { userId, apiKeys: [p256Key('more')] }, p256).catch((e: unknown) => e);
+    // A user manages its own credentials (implicitly allowed), but not another user's, and does not act beyond that.
+    resultOf(await f.submit('create_api_keys', 'ACTIVITY_TYPE_CREATE_API_KEYS_V2', { userId, apiKeys: [p256Key('more')] }, p256), 'createApiKeysResult');
+    const notHers = failureOf(await f.submit('create_api_keys', 'ACTIVITY_TYPE_CREATE_API_KEYS_V2', { userId: f.root.userId, apiKeys: [p256Key('sneaky')] }, p256));
+    expect(notHers.message).toContain("only root users may change another user's credentials");
+    const denied = await f.submit('create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', { walletName: 'no', accounts: [] }, p256).catch((e: unknown) => e);
     expect(denied).toMatchObject({ httpStatus: 403, code: 'REQUEST_NOT_AUTHORIZED' });
   });
 

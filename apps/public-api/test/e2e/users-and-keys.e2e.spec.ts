@@ -185,9 +185,13 @@ describe('users', () => {
     await expectInvalidRequest(create([userParams('x', { apiKeys: [{ apiKeyName: 'k', publicKey: `03${'ff'.repeat(32)}`, curveType: 'API_KEY_CURVE_P256' }] })]), /users\[0\]\.apiKeys\[0\]: publicKey is not a point of P256/);
     const key = p256Key();
     await expectInvalidRequest(create([userParams('x', { apiKeys: [p256Params('a', key), p256Params('b', key)] })]), /given twice/);
-    await expectInvalidRequest(
-      create([userParams('x', { authenticators: [{ authenticatorName: 'pk', challenge: 'YQ', attestation: { credentialId: 'YQ', clientDataJson: 'YQ', attestationObject: 'YQ', transports: [] } }] })]),
-      /authenticators: not yet supported in create_users/,
+    await expectFailedActivity(
+      poll.createUsers()({
+        type: 'ACTIVITY_TYPE_CREATE_USERS_V4',
+        ...envelope(),
+        parameters: { users: [userParams('x', { authenticators: [{ authenticatorName: 'pk', challenge: 'YQ', attestation: { credentialId: 'YQ', clientDataJson: 'YQ', attestationObject: 'YQ', transports: [] } }] })] },
+      }),
+      /invalid passkey attestation/,
     );
     await expectFailedActivity(poll.createUsers()({ type: 'ACTIVITY_TYPE_CREATE_USERS_V4', ...envelope(), parameters: { users: [userParams('x', { userTags: ['no-such-tag'] })] } }), /user tags not found: no-such-tag/);
   });

@@ -17,7 +17,7 @@ import {
 } from '@latchkey/domain';
 import { isUniqueViolation } from '@latchkey/persistence';
 import type { TActivityContext, TActivityDefinition } from '../../engine/activity-definition.js';
-import { assertApiKeysWellFormed, checkCredentials, writeCredentials, type TLocatedApiKey } from '../credentials/add-user-credentials.js';
+import { assertApiKeysWellFormed, assertMayManageCredentials, checkCredentials, writeCredentials, type TLocatedApiKey } from '../credentials/add-user-credentials.js';
 
 export { assertApiKeysWellFormed, type TLocatedApiKey };
 
@@ -70,12 +70,13 @@ export const createApiKeys: TActivityDefinition<TCreateApiKeysIntent, TCreateApi
   versions: [{ type: 'ACTIVITY_TYPE_CREATE_API_KEYS_V2', intentKey: 'createApiKeysIntentV2', resultKey: 'createApiKeysResult' }],
   resource: 'CREDENTIAL',
   action: 'CREATE',
+  access: { selfService: true },
   params: ZCreateApiKeysIntentSchema,
   validate(p) {
     assertApiKeysWellFormed(located(p));
   },
   async handle(ctx, p) {
-    await assertUserExists(ctx, p.userId);
+    await assertMayManageCredentials(ctx, p.userId);
     await assertApiKeysUnused(ctx, located(p), p.userId);
     return { apiKeyIds: await addApiKeys(ctx, p.userId, located(p)) };
   },
@@ -86,9 +87,10 @@ export const deleteApiKeys: TActivityDefinition<TDeleteApiKeysIntent, TDeleteApi
   versions: [{ type: 'ACTIVITY_TYPE_DELETE_API_KEYS', intentKey: 'deleteApiKeysIntent', resultKey: 'deleteApiKeysResult' }],
   resource: 'CREDENTIAL',
   action: 'DELETE',
+  access: { selfService: true },
   params: ZDeleteApiKeysIntentSchema,
   async handle(ctx, p) {
-    await assertUserExists(ctx, p.userId);
+    await assertMayManageCredentials(ctx, p.userId);
     const ids = [...new Set(p.apiKeyIds)];
     const deleted = await ctx.tx.credentials.deleteApiKeys(ctx.organizationId, p.userId, ids, ctx.now);
     const missing = ids.filter((id) => !deleted.includes(id));

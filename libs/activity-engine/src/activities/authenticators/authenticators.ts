@@ -13,21 +13,8 @@ import {
   type TCreateAuthenticatorsIntent,
   type TDeleteAuthenticatorsIntent,
 } from '@latchkey/domain';
-import type { TActivityContext, TActivityDefinition } from '../../engine/activity-definition.js';
-import { checkCredentials, writeCredentials } from '../credentials/add-user-credentials.js';
-
-/**
- * A user may manage its own credentials; managing another user's takes a root user.
- * @throws AppError 404 (no such user), 403 (someone else's, not root)
- */
-export async function assertMayManageCredentials(ctx: TActivityContext, userId: string): Promise<void> {
-  if (!(await ctx.tx.users.findById(ctx.organizationId, userId))) throw new AppError('NOT_FOUND', `user not found: ${userId}`, { userId });
-  if (userId === ctx.principal.userId) return;
-  const roots = await ctx.tx.organizations.rootQuorumMembers(ctx.organizationId);
-  if (!roots.some((m) => m.userId === ctx.principal.userId)) {
-    throw new AppError('REQUEST_NOT_AUTHORIZED', "request not authorized: only root users may change another user's credentials", { userId });
-  }
-}
+import type { TActivityDefinition } from '../../engine/activity-definition.js';
+import { assertMayManageCredentials, checkCredentials, writeCredentials } from '../credentials/add-user-credentials.js';
 
 export const createAuthenticators: TActivityDefinition<TCreateAuthenticatorsIntent, { authenticatorIds: string[] }> = {
   path: 'create_authenticators',

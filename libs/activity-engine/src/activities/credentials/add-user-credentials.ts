@@ -7,6 +7,7 @@
 import { newId, normalizeApiKeyPublicKey, verifyWebauthnRegistration, WebauthnRegistrationError } from '@latchkey/crypto';
 import { AppError, type TAuthenticatorParamsV2, type TCredentialApiKeyParams, type TOauthProviderParamsV2 } from '@latchkey/domain';
 import type { TRepositories } from '@latchkey/persistence';
+import type { TActivityContext } from '../../engine/activity-definition.js';
 import type { TEngineServices, TVerifiedIdToken } from '../../engine/services.js';
 
 const API_KEY_CREDENTIAL_TYPES = {
@@ -56,6 +57,19 @@ export function assertApiKeysWellFormed(keys: readonly TLocatedApiKey[]): string
 
 /** Where a credential sits in the request, for error messages (`rootUsers[0].apiKeys[1]`). */
 type TPathOf = (kind: 'apiKeys' | 'authenticators' | 'oauthProviders', index: number) => string;
+
+/**
+ * A user may manage its own credentials; managing another user's takes a root user.
+ * @throws AppError 404 (no such user), 403 (someone else's, not root)
+ */
+export async function assertMayManageCredentials(ctx: TActivityContext, userId: string): Promise<void> {
+  if (!(await ctx.tx.users.findById(ctx.organizationId, userId))) throw new AppError('NOT_FOUND', `user not found: ${userId}`, { userId });
+  if (userId === ctx.principal.userId) return;
+  const roots = await ctx.tx.organizations.rootQuorumMembers(ctx.organizationId);
+  if (!roots.some((m) => m.userId === ctx.principal.userId)) {
+    throw new AppError('REQUEST_NOT_AUTHORIZED', "request not authorized: only root users may change another user's credentials", { userId });
+  }
+}
 
 /** The WebAuthn origins an organization accepts (FEATURE_NAME_WEBAUTHN_ORIGINS on it or its parent). */
 async function webauthnOrigins(tx: TRepositories, organizationIds: string[]): Promise<string[] | undefined> {

@@ -12,8 +12,7 @@ import {
   type TDeleteOauthProvidersIntent,
 } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
-import { assertMayManageCredentials } from '../authenticators/authenticators.js';
-import { checkCredentials, writeCredentials } from '../credentials/add-user-credentials.js';
+import { assertMayManageCredentials, checkCredentials, writeCredentials } from '../credentials/add-user-credentials.js';
 
 export const createOauthProviders: TActivityDefinition<TCreateOauthProvidersIntent, { providerIds: string[] }> = {
   path: 'create_oauth_providers',

@@ -20,6 +20,7 @@ import {
 import type { TRepositories } from '@latchkey/persistence';
 import type { TActivityContext, TActivityDefinition } from '../../engine/activity-definition.js';
 import { addApiKeys, assertApiKeysUnused, assertApiKeysWellFormed, assertUserExists, type TLocatedApiKey } from '../api-keys/api-keys.js';
+import { checkCredentials, writeCredentials } from '../credentials/add-user-credentials.js';
 
 /** @throws AppError 404 naming the user tags that do not exist in the organization */
 export async function assertUserTagsExist(ctx: TActivityContext, tagIds: readonly string[]): Promise<void> {
@@ -48,22 +49,25 @@ export const createUsers: TActivityDefinition<TCreateUsersIntent, TCreateUsersRe
   action: 'CREATE',
   params: ZCreateUsersIntentSchema,
   validate(p) {
-    p.users.forEach((u, i) => {
-      // Passkeys and OAuth providers need attestation / OIDC verification wired into this activity.
-      if (u.authenticators.length) throw new AppError('BAD_REQUEST', `authenticators: not yet supported in create_users (users[${i}] lists ${u.authenticators.length})`, { field: `users.${i}.authenticators` });
-      if (u.oauthProviders.length) throw new AppError('BAD_REQUEST', `oauthProviders: not yet supported in create_users (users[${i}] lists ${u.oauthProviders.length})`, { field: `users.${i}.oauthProviders` });
-    });
     assertApiKeysWellFormed(apiKeysOf(p));
   },
   async handle(ctx, p) {
     await assertUserTagsExist(ctx, [...new Set(p.users.flatMap((u) => u.userTags))]);
     await assertApiKeysUnused(ctx, apiKeysOf(p));
+    // Passkey attestations and OIDC tokens are verified for every user before any user is written.
+    const org = await ctx.tx.organizations.findById(ctx.organizationId);
+    const originOrgs = org?.parentOrganizationId ? [ctx.organizationId, org.parentOrganizationId] : [ctx.organizationId];
+    const others = [];
+    for (const [i, u] of p.users.entries()) {
+      others.push(await checkCredentials(ctx, { authenticators: u.authenticators, oauthProviders: u.oauthProviders }, (kind, j) => `users[${i}].${kind}[${j}]`, originOrgs));
+    }
     const userIds: string[] = [];
     for (const [i, u] of p.users.entries()) {
       const userId = newId();
       await ctx.tx.users.create({ id: userId, organizationId: ctx.organizationId, userName: u.userName, userEmail: u.userEmail ?? null, userPhoneNumber: u.userPhoneNumber ?? null, createdAt: ctx.now });
       await ctx.tx.users.setUserTags(ctx.organizationId, userId, [...new Set(u.userTags)]);
       await addApiKeys(ctx, userId, u.apiKeys.map((params, j) => ({ path: `users[${i}].apiKeys[${j}]`, params })));
+      await writeCredentials(ctx.tx, ctx.organizationId, userId, others[i]!);
       userIds.push(userId);
     }
     return { userIds };
