@@ -1,6 +1,8 @@
 /**
  * What every activity that derives wallet accounts shares: the stateless checks of account
- * parameters, derivation of a batch from one seed, and the vault binding of a wallet's seed.
+ * parameters, derivation of a batch from one seed (each account's private key sealed by the vault
+ * as it is stored), the vault bindings of a wallet's seed and of an account's key, and opening an
+ * account's key for one operation.
  */
 import {
   AddressFormatError,
@@ -11,6 +13,8 @@ import {
   encodeAddress,
   newId,
   parseDerivationPath,
+  type TCurveName,
+  type TKeyVault,
 } from '@latchkey/crypto';
 import { AppError, type TWalletAccountParams } from '@latchkey/domain';
 import { isUniqueViolation, type TNewWalletAccount } from '@latchkey/persistence';
@@ -18,6 +22,9 @@ import type { TActivityContext } from '../engine/activity-definition.js';
 
 /** The vault binding of a wallet's seed: a sealed seed cannot be moved to another wallet. */
 export const walletSeedAad = (walletId: string) => `wallet-seed:${walletId}`;
+
+/** The vault binding of an account's private key: its sealed bytes cannot be moved to another account. */
+export const walletAccountKeyAad = (walletAccountId: string) => `wallet-account-key:${walletAccountId}`;
 
 /**
  * Stateless checks of account parameters, shared by every activity that derives accounts.
@@ -45,28 +52,56 @@ export function validateAccountParams(accounts: readonly TWalletAccountParams[])
   });
 }
 
-/** Derives accounts of one seed into rows ready to insert. Private keys are wiped after use. */
-export function deriveAccounts(mnemonic: string, organizationId: string, walletId: string, accounts: readonly TWalletAccountParams[]): TNewWalletAccount[] {
+/**
+ * Derives accounts of one seed into rows ready to insert. With `vault`, each row carries its
+ * private key sealed to the row's id (what signing opens later); without (rows that will not be
+ * stored: `persist: false`), nothing is sealed. Private keys are wiped after use either way.
+ */
+export function deriveAccounts(
+  mnemonic: string,
+  organizationId: string,
+  walletId: string,
+  accounts: readonly TWalletAccountParams[],
+  vault?: Pick<TKeyVault, 'seal'>,
+): TNewWalletAccount[] {
   const deriver = SeedDeriver.fromMnemonic(mnemonic);
   return accounts.map((a) => {
     const key = deriver.derive(a.curve, a.path);
     try {
+      const id = newId();
       return {
-        id: newId(),
+        id,
         organizationId,
         walletId,
         curve: a.curve,
         pathFormat: a.pathFormat,
         path: key.path,
         addressFormat: a.addressFormat,
-        address: encodeAddress(a.curve, a.addressFormat, key.publicKey),
-        publicKey: Buffer.from(key.publicKey).toString("hex"),
+        // Derivation has the uncompressed point already: Ethereum's encoder needs no decompression.
+        address: encodeAddress(a.curve, a.addressFormat, key.publicKey, key.uncompressedPublicKey),
+        publicKey: Buffer.from(key.publicKey).toString('hex'),
         name: a.name ?? null,
+        sealedPrivateKey: vault ? vault.seal(key.privateKey, walletAccountKeyAad(id)) : null,
       };
     } finally {
       key.privateKey.fill(0);
     }
   });
+}
+
+/**
+ * The private key of a wallet account, for one operation (the caller wipes it): opened from the
+ * account's own sealed key, or — for an account derived before migration 0009, which has none —
+ * re-derived from its wallet's seed. `source` is `wallets.findAccountKeySource`'s row.
+ * @throws VaultError when a sealed value does not open (wrong master key, moved or altered row)
+ */
+export function openAccountKey(
+  vault: Pick<TKeyVault, 'open'>,
+  source: { id: string; walletId: string; curve: string; path: string; sealedPrivateKey: string | null; sealedSeed: string | null },
+): Uint8Array {
+  if (source.sealedPrivateKey !== null) return vault.open(source.sealedPrivateKey, walletAccountKeyAad(source.id));
+  if (source.sealedSeed === null) throw new Error(`wallet account ${source.id} has neither a sealed key nor a wallet seed`);
+  return SeedDeriver.fromMnemonic(openWalletSeed(vault, { id: source.walletId, sealedSeed: source.sealedSeed })).derive(source.curve as TCurveName, source.path).privateKey;
 }
 
 /** Opens a wallet's sealed mnemonic. The caller keeps it only for the one operation. */
@@ -79,8 +114,8 @@ export const walletNameTaken = (name: string) =>
   new AppError('BAD_REQUEST', `wallet name must be unique: a wallet named ${JSON.stringify(name)} already exists`, { field: 'walletName' });
 
 /**
- * Stores a new wallet (its mnemonic sealed by the vault) with the accounts derived from it:
- * create_wallet and import_wallet share this.
+ * Stores a new wallet (its mnemonic sealed by the vault) with the accounts derived from it (each
+ * key sealed by the vault): create_wallet, import_wallet and create_sub_organization share this.
  * @throws AppError when the name is taken (a partial unique index, so concurrent creates race safely)
  */
 export async function storeNewWallet(
@@ -88,7 +123,7 @@ export async function storeNewWallet(
   w: { name: string; mnemonic: string; accounts: readonly TWalletAccountParams[]; imported: boolean },
 ): Promise<{ walletId: string; addresses: string[] }> {
   const walletId = newId();
-  const accounts = deriveAccounts(w.mnemonic, ctx.organizationId, walletId, w.accounts);
+  const accounts = deriveAccounts(w.mnemonic, ctx.organizationId, walletId, w.accounts, ctx.vault);
   try {
     await ctx.tx.wallets.create(
       {

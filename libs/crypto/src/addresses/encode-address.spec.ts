@@ -1,4 +1,7 @@
 /** The one entry point covers every format of the specification, on the right curves only. */
+import { p256 } from '@noble/curves/nist.js';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SeedDeriver } from '../derivation/derive-key.js';
 import { curvesForAddressFormat, encodeAddress, SUPPORTED_ADDRESS_FORMATS } from './encode-address.js';
@@ -40,5 +43,49 @@ describe('encodeAddress', () => {
     const pk = new Uint8Array(32).fill(9);
     expect(encodeAddress('CURVE_ED25519', 'ADDRESS_FORMAT_COMPRESSED', pk)).toBe('09'.repeat(32));
     expect(() => encodeAddress('CURVE_ED25519', 'ADDRESS_FORMAT_UNCOMPRESSED', pk)).toThrow(/needs curve/);
+  });
+
+  describe('with the uncompressed key handed on (derivation already has it)', () => {
+    const secretKey = fc.uint8Array({ minLength: 32, maxLength: 32 }).filter((b) => secp256k1.utils.isValidSecretKey(b));
+    const SECP256K1_FORMATS = SUPPORTED_ADDRESS_FORMATS.filter((f) => curvesForAddressFormat(f).includes('CURVE_SECP256K1'));
+
+    it('gives every secp256k1 format the same address as the compressed key alone (property)', () => {
+      fc.assert(
+        fc.property(secretKey, (sk) => {
+          const compressed = secp256k1.getPublicKey(sk, true);
+          const uncompressed = secp256k1.getPublicKey(sk, false);
+          for (const format of SECP256K1_FORMATS) {
+            expect(encodeAddress('CURVE_SECP256K1', format, compressed, uncompressed), format).toBe(encodeAddress('CURVE_SECP256K1', format, compressed));
+          }
+        }),
+        { numRuns: 25 },
+      );
+    });
+
+    it('does the same for P-256', () => {
+      const sk = p256.utils.randomSecretKey();
+      const [compressed, uncompressed] = [p256.getPublicKey(sk, true), p256.getPublicKey(sk, false)];
+      for (const format of SUPPORTED_ADDRESS_FORMATS.filter((f) => curvesForAddressFormat(f).includes('CURVE_P256'))) {
+        expect(encodeAddress('CURVE_P256', format, compressed, uncompressed), format).toBe(encodeAddress('CURVE_P256', format, compressed));
+      }
+    });
+
+    it('refuses an uncompressed key that is not the same point, or malformed, or on ed25519', () => {
+      const sk = secp256k1.utils.randomSecretKey();
+      const compressed = secp256k1.getPublicKey(sk, true);
+      const other = secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), false);
+      const eth = (u: Uint8Array, c: Uint8Array = compressed) => () => encodeAddress('CURVE_SECP256K1', 'ADDRESS_FORMAT_ETHEREUM', c, u);
+      expect(eth(other)).toThrow(/not the same point/);
+      // The same x with the other y (the point's negation).
+      const negated = secp256k1.Point.fromBytes(compressed).negate().toBytes(false);
+      expect(eth(negated)).toThrow(/not the same point/);
+      expect(eth(compressed)).toThrow(/65 bytes/);
+      expect(eth(secp256k1.getPublicKey(sk, false), secp256k1.getPublicKey(sk, false))).toThrow(/33-byte compressed/);
+      // Right x and parity but a y off the curve: the encoder's own check refuses it.
+      const offCurve = secp256k1.getPublicKey(sk, false);
+      offCurve[63] = offCurve[63]! ^ 0x02;
+      expect(eth(offCurve)).toThrow();
+      expect(() => encodeAddress('CURVE_ED25519', 'ADDRESS_FORMAT_SOLANA', new Uint8Array(32).fill(9), new Uint8Array(65))).toThrow(/no uncompressed form/);
+    });
   });
 });

@@ -47,6 +47,26 @@ const KEY_FORMATS: TFormatTable = {
   ADDRESS_FORMAT_UNCOMPRESSED: { curves: ['CURVE_SECP256K1', 'CURVE_P256'], encode: (c, pk) => publicKeyHex(c, pk, false) },
 };
 
+/**
+ * Formats whose encoder hashes or prints the uncompressed point and accepts it as input (each
+ * also accepts the compressed form): given the uncompressed key, they skip a decompression.
+ */
+const TAKES_UNCOMPRESSED: ReadonlySet<string> = new Set(['ADDRESS_FORMAT_ETHEREUM', 'ADDRESS_FORMAT_TRON', 'ADDRESS_FORMAT_UNCOMPRESSED']);
+
+/**
+ * Asserts that `uncompressed` (0x04 ‖ x ‖ y) is the same point as `compressed` (0x02/0x03 ‖ x):
+ * same x, and y's parity as the prefix says. With the encoder's on-curve check of `uncompressed`,
+ * that pins the point, so an address can never be computed from a key the caller did not name.
+ */
+function aSamePoint(compressed: Uint8Array, uncompressed: Uint8Array): void {
+  if (!(uncompressed instanceof Uint8Array) || uncompressed.length !== 65 || uncompressed[0] !== 0x04) {
+    throw new TypeError('uncompressedPublicKey must be 65 bytes of uncompressed SEC1 (0x04 ‖ x ‖ y)');
+  }
+  if (compressed.length !== 33) throw new TypeError('uncompressedPublicKey is only given with a 33-byte compressed publicKey');
+  const sameX = Buffer.from(compressed.subarray(1)).equals(Buffer.from(uncompressed.subarray(1, 33)));
+  if (!sameX || compressed[0] !== 0x02 + (uncompressed[64]! & 1)) throw new TypeError('uncompressedPublicKey is not the same point as publicKey');
+}
+
 /** All 38 formats of the specification, from each family's table. */
 const FORMATS: TFormatTable = {
   ...KEY_FORMATS,
@@ -82,9 +102,16 @@ export function assertAddressFormat(curve: TCurveName, format: string): void {
 }
 
 /**
+ * The address of `publicKey` (compressed SEC1 for secp256k1 and P-256, raw 32 bytes for ed25519).
+ * `uncompressedPublicKey`, when the caller has it anyway (`TDerivedKey.uncompressedPublicKey`),
+ * is the same point uncompressed: formats built on that form use it instead of decompressing.
  * @throws AddressFormatError for an unsupported pair.
+ * @throws TypeError when `uncompressedPublicKey` is malformed or not the point of `publicKey`.
  */
-export function encodeAddress(curve: TCurveName, format: string, publicKey: Uint8Array): string {
+export function encodeAddress(curve: TCurveName, format: string, publicKey: Uint8Array, uncompressedPublicKey?: Uint8Array): string {
   assertAddressFormat(curve, format);
-  return FORMATS[format]!.encode(curve, publicKey);
+  if (uncompressedPublicKey === undefined) return FORMATS[format]!.encode(curve, publicKey);
+  if (curve === 'CURVE_ED25519') throw new TypeError('an ed25519 key has no uncompressed form');
+  aSamePoint(publicKey, uncompressedPublicKey);
+  return FORMATS[format]!.encode(curve, TAKES_UNCOMPRESSED.has(format) ? uncompressedPublicKey : publicKey);
 }

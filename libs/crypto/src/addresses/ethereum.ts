@@ -12,8 +12,14 @@ export function toChecksumAddress(hex40: string): string {
   return out;
 }
 
-/** Address of a secp256k1 public key (compressed or uncompressed SEC1). */
+/**
+ * Address of a secp256k1 public key (compressed or uncompressed SEC1). The hash is over the
+ * uncompressed point, so an uncompressed key is hashed as given once it is checked to be on the
+ * curve (cheap), while a compressed one must first be decompressed (a modular square root).
+ * @throws Error (noble's) when the bytes are not a secp256k1 point in SEC1 form.
+ */
 export function ethereumAddress(publicKey: Uint8Array): string {
-  const uncompressed = secp256k1.Point.fromBytes(publicKey).toBytes(false);
+  const point = secp256k1.Point.fromBytes(publicKey);
+  const uncompressed = publicKey.length === 65 && publicKey[0] === 0x04 ? publicKey : point.toBytes(false);
   return toChecksumAddress(bytesToHex(keccak_256(uncompressed.subarray(1)).subarray(12)));
 }

@@ -81,6 +81,7 @@ describe('derivation', () => {
         expect(k.path).toBe(parseDerivationPath(chain.path).canonical);
         expect(bytesToHex(k.privateKey)).toBe(chain.privateKey);
         expect(bytesToHex(k.publicKey)).toBe(chain.publicKey);
+        expect(bytesToHex(k.uncompressedPublicKey!)).toBe(bytesToHex(secp256k1.getPublicKey(hexToBytes(chain.privateKey), false)));
         // Cross-checks of the table itself: the public key from noble, the chain code from a
         // fresh HDKey walk (SeedDeriver does not expose chain codes).
         expect(bytesToHex(secp256k1.getPublicKey(hexToBytes(chain.privateKey), true))).toBe(chain.publicKey);
@@ -135,6 +136,18 @@ describe('derivation', () => {
     }
   });
 
+  it('derives the same secp256k1 leaves as HDKey.deriveChild, hardened or not, deep or at depth 1', () => {
+    const seed = hexToBytes(SEED_2);
+    const d = SeedDeriver.fromSeed(seed);
+    for (const path of ["m/0", "m/0'", "m/44'/60'/0'/0/0", "m/44'/60'/0'/0/2147483647", "m/44'/60'/0'/0'/2147483647'", "m/1/2/3/4/5/6/7"]) {
+      const k = d.derive('CURVE_SECP256K1', path);
+      const reference = HDKey.fromMasterSeed(seed).derive(path);
+      expect(bytesToHex(k.privateKey), path).toBe(bytesToHex(reference.privateKey!));
+      expect(bytesToHex(k.publicKey), path).toBe(bytesToHex(reference.publicKey!));
+      expect(bytesToHex(k.uncompressedPublicKey!), path).toBe(bytesToHex(secp256k1.getPublicKey(reference.privateKey!, false)));
+    }
+  });
+
   it('caches parents without changing results', () => {
     const a = SeedDeriver.fromMnemonic(DEV_MNEMONIC);
     const keys = Array.from({ length: 5 }, (_, i) => bytesToHex(a.derive('CURVE_SECP256K1', `m/44'/60'/0'/0/${i}`).publicKey));
@@ -177,6 +190,9 @@ describe('derivation', () => {
             for (const path of batch) {
               const k = shared.derive(curve, path);
               expect({ privateKey: bytesToHex(k.privateKey), publicKey: bytesToHex(k.publicKey) }).toEqual(uncached(curve, path));
+              // secp256k1 also hands out the uncompressed form of the same point; the others none.
+              if (curve === 'CURVE_SECP256K1') expect(bytesToHex(k.uncompressedPublicKey!)).toBe(bytesToHex(secp256k1.Point.fromBytes(k.publicKey).toBytes(false)));
+              else expect(k.uncompressedPublicKey).toBeUndefined();
             }
           }),
           { numRuns: 40 },

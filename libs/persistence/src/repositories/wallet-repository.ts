@@ -1,4 +1,7 @@
-/** HD wallets (their seed only ever sealed by the key vault) and their derived accounts. */
+/**
+ * HD wallets (their seed only ever sealed by the key vault) and their derived accounts (each
+ * account's private key, since migration 0009, sealed by the vault as well).
+ */
 import type { TDb } from '../database.js';
 import type { Wallet, WalletAccount } from '../generated/prisma/client.js';
 import { finishPage, planPage, type TPageRequest } from '../pagination.js';
@@ -23,6 +26,24 @@ export interface TNewWalletAccount {
   address: string;
   publicKey: string;
   name?: string | null;
+  /** The account's private key sealed by the key vault; null or absent when not stored. */
+  sealedPrivateKey?: string | null;
+}
+
+/**
+ * What signing with (or exporting) a live account needs, read in one query: the account's own
+ * sealed key, or — for an account derived before migration 0009 — its wallet's sealed seed to
+ * derive the key from (`sealedSeed` is null whenever `sealedPrivateKey` is set).
+ */
+export interface TAccountKeySource {
+  id: string;
+  walletId: string;
+  curve: string;
+  path: string;
+  address: string;
+  publicKey: string;
+  sealedPrivateKey: string | null;
+  sealedSeed: string | null;
 }
 
 export interface TAccountListQuery extends TPageRequest {
@@ -38,11 +59,11 @@ async function insertAccounts(db: TDb, accounts: TNewWalletAccount[]): Promise<v
   if (accounts.length === 0) return;
   const col = <K extends keyof TNewWalletAccount>(k: K) => accounts.map((a) => a[k] ?? null);
   await db.$executeRaw`
-    INSERT INTO wallet_accounts (id, organization_id, wallet_id, curve, path_format, path, address_format, address, public_key, name)
+    INSERT INTO wallet_accounts (id, organization_id, wallet_id, curve, path_format, path, address_format, address, public_key, name, sealed_private_key)
     SELECT * FROM unnest(
       ${col('id')}::text[], ${col('organizationId')}::text[], ${col('walletId')}::text[], ${col('curve')}::text[],
       ${col('pathFormat')}::text[], ${col('path')}::text[], ${col('addressFormat')}::text[], ${col('address')}::text[],
-      ${col('publicKey')}::text[], ${col('name')}::text[])`;
+      ${col('publicKey')}::text[], ${col('name')}::text[], ${col('sealedPrivateKey')}::text[])`;
 }
 
 export function walletRepository(db: TDb) {
@@ -62,10 +83,16 @@ export function walletRepository(db: TDb) {
     async rename(organizationId: string, id: string, name: string): Promise<void> {
       await db.wallet.updateMany({ where: { organizationId, id, deletedAt: null }, data: { name, updatedAt: new Date() } });
     },
-    /** Soft-deletes wallets and their accounts (their sealed seeds stay only until purged). */
+    /**
+     * Soft-deletes wallets and their accounts. The accounts' sealed keys are cleared at once; the
+     * wallets' sealed seeds stay only until purged.
+     */
     async softDelete(organizationId: string, ids: string[], at: Date): Promise<void> {
       await db.wallet.updateMany({ where: { organizationId, id: { in: ids }, deletedAt: null }, data: { deletedAt: at, updatedAt: at } });
-      await db.walletAccount.updateMany({ where: { organizationId, walletId: { in: ids }, deletedAt: null }, data: { deletedAt: at, updatedAt: at } });
+      await db.walletAccount.updateMany({
+        where: { organizationId, walletId: { in: ids }, deletedAt: null },
+        data: { deletedAt: at, updatedAt: at, sealedPrivateKey: null },
+      });
     },
     async findAccount(organizationId: string, walletId: string, by: { address?: string | undefined; path?: string | undefined }): Promise<WalletAccount | null> {
       return db.walletAccount.findFirst({
@@ -77,14 +104,32 @@ export function walletRepository(db: TDb) {
     async findAccountByAddress(organizationId: string, address: string): Promise<WalletAccount | null> {
       return db.walletAccount.findFirst({ where: { organizationId, address, deletedAt: null }, orderBy: { id: 'asc' } });
     },
+    /**
+     * The live account with this address (the oldest, as `findAccountByAddress`) in a live wallet,
+     * with what opens its private key, in one query (a signature used to read the account, then the
+     * wallet). The seed is returned only for accounts that have no sealed key of their own.
+     */
+    async findAccountKeySource(organizationId: string, address: string): Promise<TAccountKeySource | null> {
+      const rows = await db.$queryRaw<TAccountKeySource[]>`
+        SELECT a.id, a.wallet_id AS "walletId", a.curve, a.path, a.address, a.public_key AS "publicKey",
+               a.sealed_private_key AS "sealedPrivateKey",
+               CASE WHEN a.sealed_private_key IS NULL THEN w.sealed_seed END AS "sealedSeed"
+        FROM wallet_accounts a
+        JOIN wallets w ON w.organization_id = a.organization_id AND w.id = a.wallet_id AND w.deleted_at IS NULL
+        WHERE a.organization_id = ${organizationId} AND a.address = ${address} AND a.deleted_at IS NULL
+        ORDER BY a.id
+        LIMIT 1`;
+      return rows[0] ?? null;
+    },
     async markAccountExported(organizationId: string, id: string): Promise<void> {
       await db.walletAccount.updateMany({ where: { organizationId, id, deletedAt: null }, data: { exported: true, updatedAt: new Date() } });
     },
     async findAccountsByIds(organizationId: string, ids: string[]): Promise<WalletAccount[]> {
       return db.walletAccount.findMany({ where: { organizationId, id: { in: ids }, deletedAt: null } });
     },
+    /** Soft-deletes accounts, clearing their sealed keys (the wallet's seed still derives them). */
     async softDeleteAccounts(organizationId: string, ids: string[], at: Date): Promise<void> {
-      await db.walletAccount.updateMany({ where: { organizationId, id: { in: ids }, deletedAt: null }, data: { deletedAt: at, updatedAt: at } });
+      await db.walletAccount.updateMany({ where: { organizationId, id: { in: ids }, deletedAt: null }, data: { deletedAt: at, updatedAt: at, sealedPrivateKey: null } });
     },
     async findById(organizationId: string, id: string): Promise<Wallet | null> {
       return db.wallet.findFirst({ where: { organizationId, id, deletedAt: null } });

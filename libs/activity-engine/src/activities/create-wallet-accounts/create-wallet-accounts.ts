@@ -1,7 +1,8 @@
 /**
  * create_wallet_accounts — derives more accounts from an existing wallet's seed (opened from the
- * key vault for this operation only). With `persist: false` the addresses are returned and nothing
- * is stored. Policy: WALLET / CREATE.
+ * key vault for this operation only) and stores them, each private key sealed by the vault. With
+ * `persist: false` the addresses are returned and nothing is stored (or sealed). Policy: WALLET /
+ * CREATE.
  */
 import {
   AppError,
@@ -23,7 +24,7 @@ export const createWalletAccounts: TActivityDefinition<TCreateWalletAccountsInte
   async handle(ctx, p) {
     const wallet = await ctx.tx.wallets.findById(ctx.organizationId, p.walletId);
     if (!wallet) throw new AppError('NOT_FOUND', `wallet not found: ${p.walletId}`, { walletId: p.walletId });
-    const accounts = deriveAccounts(openWalletSeed(ctx.vault, wallet), ctx.organizationId, wallet.id, p.accounts);
+    const accounts = deriveAccounts(openWalletSeed(ctx.vault, wallet), ctx.organizationId, wallet.id, p.accounts, p.persist ? ctx.vault : undefined);
     if (p.persist) {
       try {
         await ctx.tx.wallets.addAccounts(accounts);

@@ -4,7 +4,7 @@
  * server's signer key; the wallet, account or key is then marked exported. Policy: WALLET or
  * PRIVATE_KEY / EXPORT.
  */
-import { BundleError, SeedDeriver, createExportBundle, type TCurveName } from '@latchkey/crypto';
+import { BundleError, createExportBundle } from '@latchkey/crypto';
 import {
   AppError,
   ZExportPrivateKeyIntentSchema,
@@ -19,7 +19,7 @@ import {
 } from '@latchkey/domain';
 import type { TActivityContext, TActivityDefinition } from '../../engine/activity-definition.js';
 import { privateKeyAad } from '../create-private-keys/create-private-keys.js';
-import { openWalletSeed } from '../wallet-accounts.js';
+import { openAccountKey, openWalletSeed } from '../wallet-accounts.js';
 import { withBundleSigner } from './bundle-signer.js';
 
 /** Seals `plaintext` to the target, wiping it afterwards. */
@@ -59,11 +59,10 @@ export const exportWalletAccount: TActivityDefinition<TExportWalletAccountIntent
   action: 'EXPORT',
   params: ZExportWalletAccountIntentSchema,
   async handle(ctx, p) {
-    const account = await ctx.tx.wallets.findAccountByAddress(ctx.organizationId, p.address);
-    const wallet = account && (await ctx.tx.wallets.findById(ctx.organizationId, account.walletId));
-    if (!account || !wallet) throw new AppError('NOT_FOUND', `wallet account not found: ${p.address}`, { address: p.address });
-    const key = SeedDeriver.fromMnemonic(openWalletSeed(ctx.vault, wallet)).derive(account.curve as TCurveName, account.path);
-    const exportBundle = await bundle(ctx, key.privateKey, p.targetPublicKey);
+    // The account's sealed key, or (accounts derived before migration 0009) its wallet's seed.
+    const account = await ctx.tx.wallets.findAccountKeySource(ctx.organizationId, p.address);
+    if (!account) throw new AppError('NOT_FOUND', `wallet account not found: ${p.address}`, { address: p.address });
+    const exportBundle = await bundle(ctx, openAccountKey(ctx.vault, account), p.targetPublicKey);
     await ctx.tx.wallets.markAccountExported(ctx.organizationId, account.id);
     return { address: account.address, exportBundle };
   },

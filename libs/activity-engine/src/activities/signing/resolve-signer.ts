@@ -1,13 +1,14 @@
 /**
- * `signWith` → the key that signs: a wallet account address (the key is re-derived from the
- * wallet's sealed seed), a private key id, or a private key address. The private bytes live only
- * for the callback and are wiped after it, whatever happens.
+ * `signWith` → the key that signs: a wallet account address (its own sealed key, or, for accounts
+ * derived before migration 0009, re-derived from the wallet's sealed seed), a private key id, or a
+ * private key address. Each kind is looked up in one query, inside the activity's transaction. The
+ * private bytes live only for the callback and are wiped after it, whatever happens.
  */
-import { SeedDeriver, type TCurveName } from '@latchkey/crypto';
+import type { TCurveName } from '@latchkey/crypto';
 import { AppError } from '@latchkey/domain';
 import type { TActivityContext } from '../../engine/activity-definition.js';
 import { privateKeyAad } from '../create-private-keys/create-private-keys.js';
-import { openWalletSeed } from '../wallet-accounts.js';
+import { openAccountKey } from '../wallet-accounts.js';
 
 export interface TSigningKey {
   curve: TCurveName;
@@ -18,14 +19,14 @@ export interface TSigningKey {
 
 async function resolve(ctx: TActivityContext, signWith: string): Promise<TSigningKey> {
   const org = ctx.organizationId;
-  const account = await ctx.tx.wallets.findAccountByAddress(org, signWith);
+  // The account and what opens its key (its sealed key, else its wallet's seed) in one query.
+  const account = await ctx.tx.wallets.findAccountKeySource(org, signWith);
   if (account) {
-    const wallet = await ctx.tx.wallets.findById(org, account.walletId);
-    if (!wallet) throw new AppError('NOT_FOUND', `wallet of account ${signWith} not found`);
-    const key = SeedDeriver.fromMnemonic(openWalletSeed(ctx.vault, wallet)).derive(account.curve as TCurveName, account.path);
-    return { curve: key.curve, privateKey: key.privateKey, publicKey: key.publicKey };
+    return { curve: account.curve as TCurveName, privateKey: openAccountKey(ctx.vault, account), publicKey: Buffer.from(account.publicKey, 'hex') };
   }
-  const pk = (await ctx.tx.privateKeys.findById(org, signWith)) ?? (await ctx.tx.privateKeys.findByAddress(org, signWith));
+  // By id: the bare row (one query; findById would also read the key's addresses and tags).
+  const [byId] = await ctx.tx.privateKeys.findByIds(org, [signWith]);
+  const pk = byId ?? (await ctx.tx.privateKeys.findByAddress(org, signWith));
   if (pk) {
     return { curve: pk.curve as TCurveName, privateKey: ctx.vault.open(pk.sealedPrivateKey, privateKeyAad(pk.id)), publicKey: Buffer.from(pk.publicKey, 'hex') };
   }
