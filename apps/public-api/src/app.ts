@@ -13,12 +13,14 @@ export interface TPublicApiOptions {
   engine: TEngine;
   serverKeys: TServerPublicKeys;
   logger: Logger;
+  /** The issuer URL of Latchkey's own OIDC tokens (TConfig.publicUrl). */
+  issuer: string;
   ready?: () => Promise<void>;
 }
 
 export function buildPublicApi(o: TPublicApiOptions): FastifyInstance {
   const app = createHttpServer({ logger: o.logger, ...(o.ready ? { ready: o.ready } : {}) });
   registerPublicV1Routes(app, o.engine);
-  registerWellKnownRoute(app, o.serverKeys);
+  registerWellKnownRoute(app, o.serverKeys, o.issuer);
   return app;
 }

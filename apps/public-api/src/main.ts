@@ -9,7 +9,7 @@ const logger = createLogger(config, 'public-api');
 try {
   const platform = await openPlatform(config, { logger });
   const serverKeys = await loadServerPublicKeys(platform.store);
-  const app = buildPublicApi({ engine: platform.engine, serverKeys, logger, ready: () => platform.db.ping() });
+  const app = buildPublicApi({ engine: platform.engine, serverKeys, logger, issuer: config.publicUrl, ready: () => platform.db.ping() });
   const port = await serve(app, { service: 'public-api', host: config.host, port: config.publicApiPort, onClose: () => platform.close() });
   logger.info({ port }, 'public API ready');
 } catch (e) {

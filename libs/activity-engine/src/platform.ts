@@ -15,6 +15,7 @@ import { readDeliveryConfig } from './delivery/config.js';
 import { createMailer } from './delivery/mailer.js';
 import { createSmsProvider } from './delivery/sms.js';
 import { createOidcVerifier } from './oidc/oidc-verifier.js';
+import { readOauth2Config } from './activities/oauth2/oauth2-config.js';
 
 export interface TPlatform {
   config: TConfig;
@@ -52,13 +53,15 @@ export async function loadVault(config: TConfig): Promise<TKeyVault> {
 
 /**
  * Mail (SMTP from LATCHKEY_SMTP_URL, else the developer outbox in $LATCHKEY_DATA_DIR/outbox), SMS
- * (LATCHKEY_SMS_PROVIDER) and OIDC verification, from the environment.
- * @throws Error naming an invalid delivery variable
+ * (LATCHKEY_SMS_PROVIDER), OIDC verification and the OAuth 2.0 provider endpoints
+ * (LATCHKEY_OAUTH2_*), from the environment.
+ * @throws Error naming an invalid delivery or OAuth 2.0 variable
  */
 export function createPlatformServices(env: Record<string, string | undefined>, config: TConfig, logger: Logger): TEngineServices & { close(): Promise<void> } {
   const delivery = readDeliveryConfig(env, resolve(config.dataDir));
   const mail = createMailer(delivery, logger);
-  return { mail, sms: createSmsProvider(delivery, logger), oidc: createOidcVerifier(), close: () => mail.close() };
+  const oauth2 = readOauth2Config(env, config.publicUrl);
+  return { mail, sms: createSmsProvider(delivery, logger), oidc: createOidcVerifier(), oauth2, close: () => mail.close() };
 }
 
 /**

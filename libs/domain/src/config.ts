@@ -4,6 +4,16 @@
  */
 import { z } from 'zod';
 
+/** An issuer-grade base URL: http(s), no credentials, query or fragment (OpenID Connect Discovery §3). */
+function isPublicBaseUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'https:' || u.protocol === 'http:') && !u.username && !u.password && !u.search && !u.hash && !value.includes('?') && !value.includes('#');
+  } catch {
+    return false;
+  }
+}
+
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
 /** Each variable, its default and what it does; the README's configuration table mirrors it. */
@@ -20,6 +30,8 @@ export const CONFIG_VARIABLES = {
   LATCHKEY_EMBEDDED_PG_PORT: 'Port of the embedded PostgreSQL. Default 0: a free port is picked at each start.',
   LATCHKEY_LOG_LEVEL: 'pino level: fatal, error, warn, info, debug, trace, silent. Default info.',
   LATCHKEY_WEBHOOK_POLL_MS: 'How often the webhook worker polls the outbox when idle. Default 1000.',
+  LATCHKEY_PUBLIC_URL:
+    'Public base URL of the public API, e.g. https://wallet.example.com: the issuer (iss) of the OIDC tokens oauth2_authenticate issues. Default http://<LATCHKEY_HOST>:<LATCHKEY_PUBLIC_API_PORT>.',
 } as const;
 
 const ZConfigSchema = z.object({
@@ -42,6 +54,10 @@ const ZConfigSchema = z.object({
   LATCHKEY_EMBEDDED_PG_PORT: port(0),
   LATCHKEY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LATCHKEY_WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  LATCHKEY_PUBLIC_URL: z
+    .string()
+    .refine(isPublicBaseUrl, 'must be an http(s) URL without credentials, query or fragment, e.g. https://wallet.example.com')
+    .optional(),
 });
 
 export interface TConfig {
@@ -57,6 +73,11 @@ export interface TConfig {
   embeddedPgPort: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   webhookPollMs: number;
+  /**
+   * The public API's base URL as clients and OIDC verifiers reach it, without a trailing slash:
+   * LATCHKEY_PUBLIC_URL, else `http://<host>:<publicApiPort>`.
+   */
+  publicUrl: string;
 }
 
 /**
@@ -88,5 +109,6 @@ export function parseConfig(env: Record<string, string | undefined>): TConfig {
     embeddedPgPort: c.LATCHKEY_EMBEDDED_PG_PORT,
     logLevel: c.LATCHKEY_LOG_LEVEL,
     webhookPollMs: c.LATCHKEY_WEBHOOK_POLL_MS,
+    publicUrl: (c.LATCHKEY_PUBLIC_URL ?? `http://${c.LATCHKEY_HOST.includes(':') ? `[${c.LATCHKEY_HOST}]` : c.LATCHKEY_HOST}:${c.LATCHKEY_PUBLIC_API_PORT}`).replace(/\/+$/, ''),
   };
 }

@@ -21,6 +21,10 @@ export interface TBootstrapJson {
   signerPublicKey: string;
   notarizerPublicKey: string;
   otpVerifierPublicKey: string;
+  /** `encryptOauth2ClientSecret`'s `dangerouslyOverrideTlsFetcherPublicKey`. */
+  tlsFetcherPublicKey: string;
+  /** Signs the OIDC tokens of oauth2_authenticate (also at /oauth2/jwks). */
+  oidcIssuerPublicKey: string;
 }
 
 export interface TLatchkey {

@@ -168,8 +168,8 @@ describe('lifecycle', () => {
       // Still writable after the restart: a further wallet completes.
       await seedWallet(second);
       const res = await fetch(`${second.baseUrl}/.well-known/latchkey.json`);
-      const { signerPublicKey, notarizerPublicKey, otpVerifierPublicKey } = bootstrapBefore;
-      expect(await res.json()).toEqual({ signerPublicKey, notarizerPublicKey, otpVerifierPublicKey });
+      const { signerPublicKey, notarizerPublicKey, otpVerifierPublicKey, tlsFetcherPublicKey, oidcIssuerPublicKey } = bootstrapBefore;
+      expect(await res.json()).toEqual({ signerPublicKey, notarizerPublicKey, otpVerifierPublicKey, tlsFetcherPublicKey, oidcIssuerPublicKey });
     },
     LIFECYCLE_TIMEOUT_MS,
   );

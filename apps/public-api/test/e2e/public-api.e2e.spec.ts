@@ -582,14 +582,14 @@ describe('authentication and transport errors', () => {
 });
 
 describe('unauthenticated endpoints', () => {
-  it('/.well-known/latchkey.json publishes the three server keys of bootstrap.json, uncompressed', async () => {
+  it('/.well-known/latchkey.json publishes the five server keys of bootstrap.json, uncompressed', async () => {
     const res = await rawRequest(`${lk.baseUrl}/.well-known/latchkey.json`, { method: 'GET' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type') ?? '').toMatch(/^application\/json/);
-    const { signerPublicKey, notarizerPublicKey, otpVerifierPublicKey } = lk.bootstrap;
-    expect(res.json).toEqual({ signerPublicKey, notarizerPublicKey, otpVerifierPublicKey });
-    const keys = [signerPublicKey, notarizerPublicKey, otpVerifierPublicKey];
-    expect(new Set(keys).size).toBe(3);
+    const { signerPublicKey, notarizerPublicKey, otpVerifierPublicKey, tlsFetcherPublicKey, oidcIssuerPublicKey } = lk.bootstrap;
+    expect(res.json).toEqual({ signerPublicKey, notarizerPublicKey, otpVerifierPublicKey, tlsFetcherPublicKey, oidcIssuerPublicKey });
+    const keys = [signerPublicKey, notarizerPublicKey, otpVerifierPublicKey, tlsFetcherPublicKey, oidcIssuerPublicKey];
+    expect(new Set(keys).size).toBe(5);
     for (const k of keys) {
       expect(k).toMatch(/^04[0-9a-f]{128}$/);
       expect(() => p256.Point.fromHex(k)).not.toThrow();

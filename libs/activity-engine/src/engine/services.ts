@@ -9,6 +9,7 @@ import type { TRepositories } from '@latchkey/persistence';
 import type { TMailer } from '../delivery/mailer.js';
 import type { TSmsProvider } from '../delivery/sms.js';
 import type { TOidcVerifier } from '../oidc/oidc-verifier.js';
+import type { TOauth2Config } from '../activities/oauth2/oauth2-config.js';
 import { serverKeyAad, type TServerKeyPurpose } from '../installation/installation.js';
 
 /** The parts of a mailer and an SMS provider handlers use (delivery/ has the real ones). */
@@ -23,6 +24,8 @@ export interface TEngineServices {
   mail: TMailSender;
   sms: TSmsSender;
   oidc: TIdTokenVerifier;
+  /** oauth2_authenticate's provider endpoints and Latchkey's issuer URL; absent: that activity is refused. */
+  oauth2?: TOauth2Config;
 }
 
 export interface TServerKey {

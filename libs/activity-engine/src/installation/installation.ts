@@ -2,13 +2,18 @@
  * The installation's one-time steps, run by the launcher at every start (each is idempotent and
  * serialised across processes by an advisory lock):
  *  - the vault check: the master key must be the one the database was sealed with;
- *  - the server's own P-256 keys (bundle signer, session notarizer, OTP verifier), sealed;
+ *  - the server's own P-256 keys (bundle signer, session notarizer, OTP verifier, TLS fetcher,
+ *    OIDC issuer), sealed;
  *  - the first root organization, its root user and a P-256 API key.
  */
 import { decompressP256PublicKey, generateP256KeyPair, newId, type TKeyVault } from '@latchkey/crypto';
 import type { TRepositories, TStore } from '@latchkey/persistence';
 
-export const SERVER_KEY_PURPOSES = ['signer', 'notarizer', 'otp_verifier'] as const;
+/**
+ * `tls_fetcher`: the key clients encrypt OAuth 2.0 client secrets to (`encryptOauth2ClientSecret`);
+ * `oidc_issuer`: signs the OIDC tokens oauth2_authenticate issues (published as the JWKS).
+ */
+export const SERVER_KEY_PURPOSES = ['signer', 'notarizer', 'otp_verifier', 'tls_fetcher', 'oidc_issuer'] as const;
 export type TServerKeyPurpose = (typeof SERVER_KEY_PURPOSES)[number];
 
 /** Published at `/.well-known/latchkey.json` and in bootstrap.json (uncompressed hex). */
@@ -16,6 +21,10 @@ export interface TServerPublicKeys {
   signerPublicKey: string;
   notarizerPublicKey: string;
   otpVerifierPublicKey: string;
+  /** Pass to `encryptOauth2ClientSecret` as `dangerouslyOverrideTlsFetcherPublicKey`. */
+  tlsFetcherPublicKey: string;
+  /** Signs Latchkey's own OIDC tokens; also published as `/oauth2/jwks`. */
+  oidcIssuerPublicKey: string;
 }
 
 const INSTALL_LOCK = 7_245_002;
@@ -64,7 +73,13 @@ export async function loadServerPublicKeys(store: TStore | TRepositories): Promi
     if (!k) throw new Error(`server key ${p} is missing; start Latchkey with \`npm start\` (or \`latchkey migrate\`) once to create it`);
     return k;
   };
-  return { signerPublicKey: get('signer'), notarizerPublicKey: get('notarizer'), otpVerifierPublicKey: get('otp_verifier') };
+  return {
+    signerPublicKey: get('signer'),
+    notarizerPublicKey: get('notarizer'),
+    otpVerifierPublicKey: get('otp_verifier'),
+    tlsFetcherPublicKey: get('tls_fetcher'),
+    oidcIssuerPublicKey: get('oidc_issuer'),
+  };
 }
 
 export interface TNewRootOrganization {

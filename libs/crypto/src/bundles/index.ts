@@ -21,3 +21,4 @@ export {
   type TImportKeyFormat,
 } from './import-bundle.js';
 export { createCredentialBundle } from './credential-bundle.js';
+export { decodeEnclaveEnvelope, openEnclaveEnvelope, type TEnclaveEnvelope } from './enclave-envelope.js';

@@ -1,0 +1,104 @@
+/**
+ * oauth2_authenticate: a login through an OAuth 2.0 provider that issues no id_token (X, Discord).
+ * The authorization code (PKCE) is exchanged at the provider's token endpoint with the
+ * organization's client credential, the provider's user-info endpoint names the user, and
+ * Latchkey answers with an OIDC token it signs itself (oidc-issuer.ts has its claims). That token
+ * then goes to oauth_login (nonce = sha256 of the session key) like any OpenID provider's, and is
+ * matched against the user's OAuth provider (iss = Latchkey's issuer URL, sub, aud = client id).
+ *
+ * Like the other login activities it may be submitted by the parent for a sub-organization, and a
+ * refusal (unknown credential, a code the provider refuses) is an HTTP 4xx leaving no activity
+ * behind. The credential is looked for in the target organization, then in its parent (the
+ * app's organization, when the parent acts for a sub-organization's user). The provider calls
+ * run inside the activity's transaction, each bounded by a 10 s timeout.
+ * Policy: AUTH / CREATE.
+ */
+import { decompressP256PublicKey, hpkeSeal, newId } from '@latchkey/crypto';
+import { AppError, ZOauth2AuthenticateIntentSchema, type TOauth2AuthenticateIntent } from '@latchkey/domain';
+import type { TActivityContext, TActivityDefinition } from '../../engine/activity-definition.js';
+import { withServerKey } from '../../engine/services.js';
+import { subjectPrefix } from './oauth2-config.js';
+import { clientSecretAad, notFound, providerOf, type TOauth2CredentialRow } from './oauth2-credentials.js';
+import { signOidcToken } from './oidc-issuer.js';
+import { exchangeAuthorizationCode, fetchProviderUserId, Oauth2ProviderError, type TProviderCall } from './provider-exchange.js';
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+async function findCredential(ctx: TActivityContext, id: string): Promise<TOauth2CredentialRow> {
+  const own = await ctx.tx.oauth2Credentials.findById(ctx.organizationId, id);
+  if (own) return own;
+  const org = await ctx.tx.organizations.findById(ctx.organizationId);
+  const inParent = org?.parentOrganizationId ? await ctx.tx.oauth2Credentials.findById(org.parentOrganizationId, id) : null;
+  if (inParent) return inParent;
+  throw notFound(id);
+}
+
+/** Provider failures as the client sees them: its refusal is the caller's error (400), its outage a 503. */
+function appErrorOf(e: unknown): unknown {
+  if (!(e instanceof Oauth2ProviderError)) return e;
+  return e.reason === 'REFUSED' ? new AppError('BAD_REQUEST', e.message, { field: 'authCode' }) : new AppError('UNAVAILABLE', e.message);
+}
+
+/** The provider's access token, HPKE-sealed to the caller's key, as `{"encappedPublic","ciphertext"}` hex JSON. */
+async function encryptBearerToken(accessToken: string, targetPublicKey: string): Promise<string> {
+  const sealed = await hpkeSeal(new TextEncoder().encode(accessToken), targetPublicKey);
+  return JSON.stringify({ encappedPublic: Buffer.from(sealed.encappedPublic).toString('hex'), ciphertext: Buffer.from(sealed.ciphertext).toString('hex') });
+}
+
+export const oauth2Authenticate: TActivityDefinition<TOauth2AuthenticateIntent, { oidcToken: string }> = {
+  path: 'oauth2_authenticate',
+  versions: [{ type: 'ACTIVITY_TYPE_OAUTH2_AUTHENTICATE', intentKey: 'oauth2AuthenticateIntent', resultKey: 'oauth2AuthenticateResult' }],
+  resource: 'AUTH',
+  action: 'CREATE',
+  access: { parentMayAct: true },
+  onFailure: 'reject',
+  params: ZOauth2AuthenticateIntentSchema,
+  validate(p) {
+    // Checked before the code is spent at the provider: a key off the curve would fail only after.
+    if (p.bearerTokenTargetPublicKey === undefined) return;
+    try {
+      decompressP256PublicKey(p.bearerTokenTargetPublicKey);
+    } catch {
+      throw new AppError('BAD_REQUEST', 'bearerTokenTargetPublicKey is not a point on P-256', { field: 'bearerTokenTargetPublicKey' });
+    }
+  },
+  async handle(ctx, p) {
+    const config = ctx.services.oauth2;
+    if (!config) throw new AppError('UNAVAILABLE', 'OAuth 2.0 logins are not configured in this process');
+    const credential = await findCredential(ctx, p.oauth2CredentialId);
+    const provider = providerOf(credential);
+    const call: TProviderCall = { provider, endpoints: config.providers[provider], timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS, fetch: config.fetch ?? fetch };
+
+    const secret = ctx.vault.open(credential.sealedClientSecret, clientSecretAad(credential.id));
+    let accessToken: string;
+    let providerUserId: string;
+    try {
+      ({ accessToken } = await exchangeAuthorizationCode(call, {
+        clientId: credential.clientId,
+        clientSecret: new TextDecoder().decode(secret),
+        code: p.authCode,
+        redirectUri: p.redirectUri,
+        codeVerifier: p.codeVerifier,
+      }));
+      providerUserId = await fetchProviderUserId(call, accessToken);
+    } catch (e) {
+      throw appErrorOf(e);
+    } finally {
+      secret.fill(0);
+    }
+
+    const encryptedBearerToken = p.bearerTokenTargetPublicKey ? await encryptBearerToken(accessToken, p.bearerTokenTargetPublicKey) : undefined;
+    const oidcToken = await withServerKey(ctx.tx, ctx.vault, 'oidc_issuer', (key) =>
+      signOidcToken(key, {
+        issuer: config.issuer,
+        subject: `${subjectPrefix(provider)}${providerUserId}`,
+        audience: credential.clientId,
+        nonce: p.nonce,
+        jti: newId(),
+        now: ctx.now,
+        ...(encryptedBearerToken !== undefined ? { encryptedBearerToken } : {}),
+      }),
+    );
+    return { oidcToken };
+  },
+};
