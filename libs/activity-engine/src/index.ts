@@ -5,7 +5,7 @@
  */
 export { createEngine, type TEngine, type TEngineOptions, type THeaders } from './engine/engine.js';
 export { createAuthCache, type TAuthCache } from './engine/auth-cache.js';
-export { createRootQuorumEvaluator, type TPolicyEvaluator, type TPolicyDecision, type TPolicyOutcome, type TPolicyRequest } from './engine/policy-hook.js';
+export { createPolicyEvaluator, type TApprover, type TPolicyEvaluator, type TPolicyDecision, type TPolicyOutcome, type TPolicyRequest } from './engine/policy-decision.js';
 export { nextStatus, isTerminal, isVotable, InvalidTransitionError, type TActivityEvent } from './engine/status-machine.js';
 export { activityKind, type TActivityDefinition, type TActivityContext, type TActivityVersion } from './engine/activity-definition.js';
 export type { TPrincipal, TCredentialRef } from './engine/principal.js';
@@ -27,3 +27,4 @@ export {
 export { openPlatform, loadVault, createLogger, REDACTED_LOG_PATHS, type TPlatform } from './platform.js';
 export * from './delivery/index.js';
 export * from './oidc/index.js';
+export { OIDC_DISCOVERY_PATH, OIDC_JWKS_PATH, oidcDiscoveryDocument, oidcIssuerJwks } from './activities/oauth2/oidc-issuer.js';

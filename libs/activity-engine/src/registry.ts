@@ -31,6 +31,10 @@ import { emailAuth } from './activities/email-auth/email-auth.js';
 import { initUserEmailRecovery, recoverUser } from './activities/recovery/recovery.js';
 import { createAuthenticators, deleteAuthenticators } from './activities/authenticators/authenticators.js';
 import { createOauthProviders, deleteOauthProviders } from './activities/oauth-providers/oauth-providers.js';
+import { createPolicies, createPolicy, deletePolicies, deletePolicy, updatePolicy } from './activities/policies/policies.js';
+import { updateRootQuorum } from './activities/root-quorum/update-root-quorum.js';
+import { createOauth2Credential, deleteOauth2Credential, updateOauth2Credential } from './activities/oauth2/oauth2-credentials.js';
+import { oauth2Authenticate } from './activities/oauth2/oauth2-authenticate.js';
 import type { TActivityVersion, TAnyActivityDefinition } from './engine/activity-definition.js';
 
 export const ACTIVITY_DEFINITIONS: readonly TAnyActivityDefinition[] = [
@@ -82,6 +86,16 @@ export const ACTIVITY_DEFINITIONS: readonly TAnyActivityDefinition[] = [
   deleteAuthenticators,
   createOauthProviders,
   deleteOauthProviders,
+  createOauth2Credential,
+  updateOauth2Credential,
+  deleteOauth2Credential,
+  oauth2Authenticate,
+  createPolicy,
+  createPolicies,
+  updatePolicy,
+  deletePolicy,
+  deletePolicies,
+  updateRootQuorum,
 ];
 
 export interface TActivityRegistry {
@@ -89,23 +103,28 @@ export interface TActivityRegistry {
   version(def: TAnyActivityDefinition, type: string): TActivityVersion | undefined;
   /** Intent/result keys of any known type (for serializing stored activities). */
   versionOfType(type: string): TActivityVersion | undefined;
+  /** The definition that accepts a type (to finish a stored activity after consensus). */
+  byType(type: string): TAnyActivityDefinition | undefined;
 }
 
 /** Builds the lookup tables, refusing duplicate paths or types (a programming error). */
 export function createActivityRegistry(defs: readonly TAnyActivityDefinition[] = ACTIVITY_DEFINITIONS): TActivityRegistry {
   const byPath = new Map<string, TAnyActivityDefinition>();
   const byType = new Map<string, TActivityVersion>();
+  const defByType = new Map<string, TAnyActivityDefinition>();
   for (const d of defs) {
     if (byPath.has(d.path)) throw new Error(`duplicate activity path ${d.path}`);
     byPath.set(d.path, d);
     for (const v of d.versions) {
       if (byType.has(v.type)) throw new Error(`duplicate activity type ${v.type}`);
       byType.set(v.type, v);
+      defByType.set(v.type, d);
     }
   }
   return {
     byPath: (p) => byPath.get(p),
     version: (d, t) => d.versions.find((v) => v.type === t),
     versionOfType: (t) => byType.get(t),
+    byType: (t) => defByType.get(t),
   };
 }

@@ -12,5 +12,7 @@ export * from './activities/users.js';
 export * from './activities/credentials.js';
 export * from './activities/organizations.js';
 export * from './activities/login.js';
+export * from './activities/oauth2.js';
+export * from './activities/policies.js';
 export * from './errors.js';
 export * from './config.js';

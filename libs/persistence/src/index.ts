@@ -16,6 +16,7 @@ export type { TNewPrivateKey, TPrivateKeyRecord } from './repositories/private-k
 export type { TImportKind } from './repositories/import-target-repository.js';
 export type { TSubOrganizationFilter } from './repositories/organization-repository.js';
 export type { TNewOtpRecord, TNewSession } from './repositories/login-repository.js';
+export type { TNewPolicy, TPolicyChanges } from './repositories/policy-repository.js';
 export type {
   Activity,
   ApiKey,
@@ -31,4 +32,6 @@ export type {
   PrivateKeyTag,
   OtpRecord,
   OauthProvider,
+  Policy,
+  PolicyEvaluation,
 } from './generated/prisma/client.js';

@@ -9,6 +9,8 @@ import { activityRepository } from './repositories/activity-repository.js';
 import { credentialRepository } from './repositories/credential-repository.js';
 import { organizationRepository } from './repositories/organization-repository.js';
 import { loginRepository } from './repositories/login-repository.js';
+import { oauth2CredentialRepository } from './repositories/oauth2-credential-repository.js';
+import { policyRepository } from './repositories/policy-repository.js';
 import { importTargetRepository } from './repositories/import-target-repository.js';
 import { outboxRepository } from './repositories/outbox-repository.js';
 import { privateKeyRepository } from './repositories/private-key-repository.js';
@@ -26,6 +28,8 @@ function bindRepositories(db: TDb) {
     privateKeys: privateKeyRepository(db),
     importTargets: importTargetRepository(db),
     logins: loginRepository(db),
+    oauth2Credentials: oauth2CredentialRepository(db),
+    policies: policyRepository(db),
     outbox: outboxRepository(db),
     system: systemRepository(db),
     /** Tells every process sharing the database that cached facts of `topic` changed (sent on commit). */

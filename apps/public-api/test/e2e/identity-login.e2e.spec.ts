@@ -169,7 +169,7 @@ async function createEndUser(opts: { email?: string; phone?: string; apiKey?: TK
     ],
     wallet: { walletName: 'Default', accounts: [accountParams(0)] },
   });
-  return { ...result, email, authenticator };
+  return { ...result, rootUserIds: result.rootUserIds ?? [], email, authenticator };
 }
 
 describe('sub-organizations', () => {
@@ -191,8 +191,8 @@ describe('sub-organizations', () => {
     // The parent reads the sub-organization…
     // (sdk-server 8 has no getOrganization; the @turnkey/http client does.)
     const org = await rootHttp().getOrganization({ organizationId: sub.subOrganizationId });
-    expect(org.organizationData.users[0]?.authenticators[0]?.credentialId).toBe(sub.authenticator.credentialId);
-    expect(org.organizationData.users[0]?.authenticators[0]?.attestationType).toBe('packed');
+    expect(org.organizationData.users?.[0]?.authenticators[0]?.credentialId).toBe(sub.authenticator.credentialId);
+    expect(org.organizationData.users?.[0]?.authenticators[0]?.attestationType).toBe('packed');
     // …but cannot write in it.
     const refused = await rejectionOf(root.createWallet({ organizationId: sub.subOrganizationId, walletName: 'x', accounts: [] }));
     expect(refused.message).toContain('organization mismatch');
@@ -406,7 +406,7 @@ describe('OTP by e-mail', () => {
     const privateKey = decryptCredentialBundle(res.credentialBundle!, target.privateKey);
     const key = { privateKey, publicKey: Buffer.from(p256.getPublicKey(Buffer.from(privateKey, 'hex'), true)).toString('hex') };
     const users = await rootHttp().getOrganization({ organizationId: sub.subOrganizationId });
-    const otpKey = users.organizationData.users[0]!.apiKeys.find((k) => k.apiKeyId === res.apiKeyId)!;
+    const otpKey = users.organizationData.users![0]!.apiKeys.find((k) => k.apiKeyId === res.apiKeyId)!;
     expect(otpKey.apiKeyName).toMatch(/^OTP Auth - /);
     expect(otpKey.credential.type).toBe('CREDENTIAL_TYPE_OTP_AUTH_KEY_P256');
     expect((await httpClientFor(key).getWhoami({ organizationId: sub.subOrganizationId })).userId).toBe(sub.rootUserIds[0]);
@@ -465,6 +465,34 @@ describe('OAuth / OIDC', () => {
     const login = await root.oauthLogin({ oidcToken, publicKey: session.publicKey });
     expect(decodeJwtPayload(login.session)).toMatchObject({ organization_id: sub.subOrganizationId, user_id: sub.rootUserIds[0], public_key: session.publicKey });
     expect((await root.getSubOrgIds({ filterType: 'OIDC_TOKEN', filterValue: oidcToken })).organizationIds).toEqual([sub.subOrganizationId]);
+  });
+
+  it('stamp_login with X-Stamp-Attested (OIDC token whose nonce is sha256 of the key) logs the user in', async () => {
+    const subject = uniqueName('erin');
+    const sub = await createEndUser({ passkey: false, oidcSub: subject });
+    const key = generateP256KeyPair();
+    const oidcToken = await oidc.obtainIdToken({ sub: subject, clientId: APP_CLIENT_ID, nonce: sha256Hex(key.publicKey) });
+    const body = JSON.stringify({ type: 'ACTIVITY_TYPE_STAMP_LOGIN', timestampMs: String(Date.now()), organizationId: parentOrgId, parameters: { publicKey: key.publicKey } });
+    const { stampHeaderValue } = await new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey }).stamp(body);
+    const { signature } = JSON.parse(Buffer.from(stampHeaderValue, 'base64url').toString('utf8')) as { signature: string };
+    const attested = (publicKeyAttestation: string) =>
+      fetch(`${latchkey.baseUrl}/public/v1/submit/stamp_login`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'X-Stamp-Attested': Buffer.from(JSON.stringify({ publicKeyAttestation, scheme: 'STAMP_ATTESTED_SCHEME_P256_OIDC', publicKey: key.publicKey, signature })).toString('base64url'),
+        },
+        body,
+      });
+    const res = await attested(oidcToken);
+    expect(res.status).toBe(200);
+    const { activity } = (await res.json()) as { activity: TurnkeyApiTypes['v1Activity'] };
+    expect(decodeJwtPayload(activity.result.stampLoginResult!.session)).toMatchObject({ organization_id: sub.subOrganizationId, user_id: sub.rootUserIds[0] });
+    // A token minted for another key does not vouch for this one.
+    const otherNonce = await oidc.obtainIdToken({ sub: subject, clientId: APP_CLIENT_ID, nonce: sha256Hex('another key') });
+    const refused = await attested(otherNonce);
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/nonce/i);
   });
 
   it('refuses a wrong nonce and a token issued for another audience', async () => {

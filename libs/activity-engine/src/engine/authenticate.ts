@@ -138,7 +138,7 @@ export function createAuthenticator(store: TStore, cache: TAuthCache, now: () =>
       const who = await attestedUser(stamp, organization);
       const loginOrganization = who.organizationId === organization.id ? undefined : ((await cache.organization(who.organizationId)) ?? undefined);
       return {
-        principal: { organizationId: who.organizationId, userId: who.userId, credential: { kind: 'attested', publicKey: stamp.publicKey, scheme: stamp.scheme } },
+        principal: { organizationId: who.organizationId, userId: who.userId, credential: { kind: 'attested', publicKey: stamp.publicKey, scheme: stamp.scheme, signature: stamp.signature } },
         body,
         organization,
         ...(loginOrganization ? { loginOrganization } : {}),
@@ -173,7 +173,7 @@ export function createAuthenticator(store: TStore, cache: TAuthCache, now: () =>
         throw new AppError('API_KEY_EXPIRED', `API key ${key.id} expired at ${key.expiresAt.toISOString()}`, { apiKeyId: key.id });
       }
       return {
-        principal: { organizationId: key.organizationId, userId: key.userId, credential: { kind: 'api-key', apiKeyId: key.id, publicKey: key.publicKey, scheme: stamp.scheme, credentialType: key.credentialType } },
+        principal: { organizationId: key.organizationId, userId: key.userId, credential: { kind: 'api-key', apiKeyId: key.id, publicKey: key.publicKey, scheme: stamp.scheme, signature: stamp.signature, credentialType: key.credentialType } },
         body,
         organization,
         ...(loginOrganization ? { loginOrganization } : {}),
@@ -213,7 +213,14 @@ export function createAuthenticator(store: TStore, cache: TAuthCache, now: () =>
       principal: {
         organizationId: authenticator.organizationId,
         userId: authenticator.userId,
-        credential: { kind: 'webauthn', authenticatorId: authenticator.id, credentialId: authenticator.credentialId },
+        credential: {
+          kind: 'webauthn',
+          authenticatorId: authenticator.id,
+          credentialId: authenticator.credentialId,
+          publicKey: authenticator.publicKey,
+          scheme: 'SIGNATURE_SCHEME_TK_API_P256',
+          signature: Buffer.from(stamp.signature).toString('hex'),
+        },
       },
       body,
       organization,

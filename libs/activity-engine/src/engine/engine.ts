@@ -10,7 +10,8 @@ import { createActivityRegistry, type TActivityRegistry } from '../registry.js';
 import { createQueryRegistry } from '../queries/registry.js';
 import { createAuthCache, type TAuthCache } from './auth-cache.js';
 import { createAuthenticator } from './authenticate.js';
-import { createRootQuorumEvaluator, type TPolicyEvaluator } from './policy-hook.js';
+import { activityForCaller, VOTE_PATHS, voteOnActivity } from './consensus.js';
+import { createPolicyEvaluator, type TPolicyEvaluator } from './policy-decision.js';
 import { unconfiguredServices, type TEngineServices } from './services.js';
 import { isRecoveryKey, recoveryKeyRefused, submitActivity } from './submit-activity.js';
 
@@ -34,7 +35,7 @@ export function createEngine(opts: TEngineOptions) {
   const services = opts.services ?? unconfiguredServices();
   const { authenticate } = createAuthenticator(opts.store, cache, now, services);
   const registry = opts.registry ?? createActivityRegistry();
-  const policy = opts.policy ?? createRootQuorumEvaluator();
+  const policy = opts.policy ?? createPolicyEvaluator();
   const queryByPath = createQueryRegistry();
 
   return {
@@ -57,7 +58,7 @@ export function createEngine(opts: TEngineOptions) {
       if (!readable) throw new AppError('REQUEST_NOT_AUTHORIZED', `request not authorized: the signer's organization cannot read organization ${organization.id}`);
       const req = def.request.safeParse(body);
       if (!req.success) throw fromZodIssues('request', req.error.issues);
-      return def.handle({ store: opts.store, cache, principal, organization, services }, req.data);
+      return def.handle({ store: opts.store, cache, principal, organization, services, consensus: { store: opts.store, registry, policy } }, req.data);
     },
 
     /**
@@ -66,11 +67,13 @@ export function createEngine(opts: TEngineOptions) {
      */
     async submit(path: string, headers: THeaders, raw: Buffer): Promise<{ activity: TActivity }> {
       const { principal, body, organization, loginOrganization } = await authenticate(headers, raw);
-      const activity = await submitActivity(
-        { store: opts.store, vault: opts.vault, registry, policy, timestampWindowMs: opts.timestampWindowMs, now, services, onCommitted: (m) => cache.invalidate(m) },
-        { path, principal, organization, loginOrganization, body, raw },
-      );
-      return { activity };
+      const deps = { store: opts.store, vault: opts.vault, registry, policy, timestampWindowMs: opts.timestampWindowMs, now, services, onCommitted: (m: string) => cache.invalidate(m) };
+      if (path in VOTE_PATHS) return { activity: await voteOnActivity(deps, { path: path as keyof typeof VOTE_PATHS, principal, body, raw }) };
+      const activity = await submitActivity(deps, { path, principal, organization, loginOrganization, body, raw });
+      if (activity.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED') return { activity };
+      // A waiting activity carries its votes and what the caller may still do.
+      const row = await opts.store.activities.findById(activity.organizationId, activity.id);
+      return { activity: row ? await activityForCaller(deps, row, principal.userId, new Date(now())) : activity };
     },
   };
 }

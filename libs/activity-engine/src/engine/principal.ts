@@ -1,10 +1,18 @@
 /** Who signed a request, as established by the stamp. */
 
+/** Every credential carries the stamp that authenticated the request: a vote records it. */
+interface TStampProof {
+  /** The key that signed (hex), the scheme, and the signature (hex) over the raw body. */
+  publicKey: string;
+  scheme: string;
+  signature: string;
+}
+
 export type TCredentialRef =
-  | { kind: 'api-key'; apiKeyId: string; publicKey: string; scheme: string; credentialType: string }
-  | { kind: 'webauthn'; authenticatorId: string; credentialId: string }
+  | ({ kind: 'api-key'; apiKeyId: string; credentialType: string } & TStampProof)
+  | ({ kind: 'webauthn'; authenticatorId: string; credentialId: string } & TStampProof)
   /** X-Stamp-Attested: a fresh key vouched for by a verification token or an OIDC token (stamp_login only). */
-  | { kind: 'attested'; publicKey: string; scheme: string };
+  | ({ kind: 'attested' } & TStampProof);
 
 export interface TPrincipal {
   /** The organization the credential lives in (the target or its parent). */

@@ -14,7 +14,6 @@ import {
   type TWalletDetails,
 } from '@latchkey/domain';
 import type { Activity, ApiKey, Authenticator, OauthProvider, PrivateKeyTag, TPrivateKeyRecord, User, Wallet, WalletAccount } from '@latchkey/persistence';
-import { isVotable } from './status-machine.js';
 
 export function activityToWire(a: Activity): TActivity {
   const status = a.status as TActivityStatus;
@@ -27,8 +26,9 @@ export function activityToWire(a: Activity): TActivity {
     result: a.result as Record<string, unknown>,
     votes: [],
     fingerprint: a.fingerprint,
-    canApprove: isVotable(status),
-    canReject: isVotable(status),
+    // Computed for the reader by consensus.ts; nobody can vote on what is not waiting.
+    canApprove: false,
+    canReject: false,
     createdAt: toTimestamp(a.createdAt),
     updatedAt: toTimestamp(a.updatedAt),
     ...(a.failure ? { failure: a.failure as TActivity['failure'] } : {}),

@@ -8,7 +8,9 @@ import { activityFingerprint, idTimestamp, newId, type TKeyVault } from '@latchk
 import { AppError, fromZodIssues, ZActivityRequestSchema, type TActivity, type TActivityStatus } from '@latchkey/domain';
 import { isUniqueViolation, type Organization, type TRepositories, type TStore } from '@latchkey/persistence';
 import { activityKind, type TActivityVersion, type TAnyActivityDefinition } from './activity-definition.js';
-import type { TPolicyEvaluator } from './policy-hook.js';
+import { approverOf, recordEvaluation, voteOf } from './consensus.js';
+import { conditionContext } from './policy-context.js';
+import type { TPolicyDecision, TPolicyEvaluator, TPolicyRequest } from './policy-decision.js';
 import type { TPrincipal } from './principal.js';
 import { activityToWire } from './serialize.js';
 import type { TEngineServices } from './services.js';
@@ -116,26 +118,29 @@ export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise
   def.validate?.(params);
 
   const activityId = newId();
-  const decision = await deps.policy.evaluate(
-    {
-      principal: s.principal,
-      organizationId,
-      activity: { type, kind: activityKind(type), resource: def.resource, action: def.action, params, selfService: def.access?.selfService === true },
-    },
-    deps.store,
-  );
+  const request: TPolicyRequest = {
+    principal: s.principal,
+    organizationId,
+    activity: { type, kind: activityKind(type), resource: def.resource, action: def.action, params, selfService: def.access?.selfService === true },
+  };
+  const now = new Date(deps.now());
+  const condition = await conditionContext(deps.store, request, now);
+  const decision = await deps.policy.evaluate(request, deps.store, [await approverOf(deps.store, s.principal)], condition);
+  const pending: TPending = { activityId, organizationId, type, version, params, fingerprint, principal: s.principal, status: 'ACTIVITY_STATUS_CREATED', decision, message: s.raw.toString('utf8') };
 
-  let status: TActivityStatus = 'ACTIVITY_STATUS_CREATED';
   switch (decision.outcome) {
     case 'OUTCOME_DENY_EXPLICIT':
     case 'OUTCOME_DENY_IMPLICIT':
-      throw new AppError('REQUEST_NOT_AUTHORIZED', `request not authorized: ${decision.reason}`, { outcome: decision.outcome });
+      // Beyond Turnkey, the refusal names the policies that decided it.
+      throw new AppError('REQUEST_NOT_AUTHORIZED', `request not authorized: ${decision.outcome}: ${decision.reason}`, { outcome: decision.outcome, policyIds: decision.decidingPolicyIds });
     case 'OUTCOME_REQUIRES_CONSENSUS':
-      status = nextStatus(status, 'CONSENSUS_REQUIRED');
-      return record(deps, { activityId, organizationId, type, version, params, fingerprint, principal: s.principal, status, result: {} });
+      // Nothing runs yet: the activity waits, with the initiator's submission as its first approval.
+      return record(deps, { ...pending, status: nextStatus(pending.status, 'CONSENSUS_REQUIRED'), result: {} }, undefined, async (tx) => {
+        const vote = await tx.activities.addVote(voteOf(s.principal, organizationId, activityId, 'VOTE_SELECTION_APPROVED', pending.message, now));
+        await recordEvaluation(tx, organizationId, activityId, decision, now, vote.id);
+      });
     case 'OUTCOME_ALLOW':
-      status = nextStatus(status, 'POLICY_ALLOWED');
-      return execute(deps, def, { activityId, organizationId, type, version, params, fingerprint, principal: s.principal, status });
+      return execute(deps, def, { ...pending, status: nextStatus(pending.status, 'POLICY_ALLOWED') });
   }
 }
 
@@ -148,13 +153,20 @@ interface TPending {
   fingerprint: string;
   principal: TPrincipal;
   status: TActivityStatus;
+  decision: TPolicyDecision;
+  /** The signed request body: the initiator's vote records it. */
+  message: string;
 }
 
-/** Writes an activity row plus its outbox event; a racing identical submission wins gracefully. */
+/**
+ * Writes an activity row plus its outbox event and its policy evaluation (and, via `after`, what
+ * else belongs to it: the initiator's vote); a racing identical submission wins gracefully.
+ */
 async function record(
   deps: TSubmitDeps,
   p: TPending & { result: Record<string, unknown>; failure?: Record<string, unknown> },
   effects?: (tx: TRepositories) => Promise<Record<string, unknown>>,
+  after?: (tx: TRepositories) => Promise<void>,
 ): Promise<TActivity> {
   try {
     return await deps.store.transaction(async (tx) => {
@@ -172,6 +184,8 @@ async function record(
         // From the id's own clock reading: listing by id and by createdAt then always agree.
         createdAt: idTimestamp(p.activityId),
       });
+      if (after) await after(tx);
+      else await recordEvaluation(tx, p.organizationId, p.activityId, p.decision, row.createdAt);
       const wire = activityToWire(row);
       await tx.outbox.append({ organizationId: p.organizationId, eventType: ACTIVITY_EVENT_TYPE, payload: { activity: wire } as object });
       return wire;

@@ -9,6 +9,7 @@ import {
   type TListActivitiesRequest,
   type TListActivitiesResponse,
 } from '@latchkey/domain';
+import { activityForCaller } from '../engine/consensus.js';
 import { activityToWire } from '../engine/serialize.js';
 import type { TQueryDefinition } from './query-definition.js';
 
@@ -18,7 +19,7 @@ export const getActivity: TQueryDefinition<TGetActivityRequest, TGetActivityResp
   async handle(ctx, req) {
     const a = await ctx.store.activities.findById(ctx.organization.id, req.activityId);
     if (!a) throw new AppError('NOT_FOUND', `activity not found: ${req.activityId}`, { activityId: req.activityId });
-    return { activity: activityToWire(a) };
+    return { activity: await activityForCaller(ctx.consensus, a, ctx.principal.userId, new Date()) };
   },
 };
 
@@ -33,6 +34,8 @@ export const listActivities: TQueryDefinition<TListActivitiesRequest, TListActiv
       types: req.filterByType,
       ...page,
     });
-    return { activities: rows.map(activityToWire) };
+    const votes = await ctx.store.activities.votesOf(ctx.organization.id, rows.map((r) => r.id));
+    const now = new Date();
+    return { activities: await Promise.all(rows.map((r) => (votes.has(r.id) ? activityForCaller(ctx.consensus, r, ctx.principal.userId, now, votes.get(r.id)) : activityToWire(r)))) };
   },
 };

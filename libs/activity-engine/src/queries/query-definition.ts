@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { TAuthCache } from '../engine/auth-cache.js';
 import type { TPrincipal } from '../engine/principal.js';
 import type { TEngineServices } from '../engine/services.js';
+import type { TConsensusDeps } from '../engine/consensus.js';
 
 export interface TQueryContext {
   store: TStore;
@@ -12,6 +13,8 @@ export interface TQueryContext {
   /** The organization the query targets (the caller's own or one of its sub-organizations). */
   organization: Organization;
   services: TEngineServices;
+  /** What reading an activity's votes needs (the caller's canApprove / canReject). */
+  consensus: Pick<TConsensusDeps, 'store' | 'registry' | 'policy'>;
 }
 
 export interface TQueryDefinition<TReq = unknown, TRes = unknown> {

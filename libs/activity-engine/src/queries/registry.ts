@@ -3,13 +3,15 @@ import { getActivity, listActivities } from './activities.js';
 import { getOrganization } from './get-organization.js';
 import { getPrivateKey, listPrivateKeys, listPrivateKeyTags } from './private-keys.js';
 import type { TAnyQueryDefinition } from './query-definition.js';
+import { getOauth2Credential, listOauth2Credentials } from '../activities/oauth2/oauth2-credentials.js';
 import { getWallet, getWalletAccount, listWalletAccounts, listWallets } from './wallets.js';
 import { whoami } from './whoami.js';
 import { getApiKey, getApiKeys, getUser, listUsers, listUserTags } from './users.js';
 import { getOrganizationConfigs, listSubOrgs } from './sub-organizations.js';
 import { getAuthenticator, getAuthenticators, getOauthProviders } from './credentials.js';
+import { getPolicy, getPolicyEvaluations, listPolicies } from './policies.js';
 
-export const QUERY_DEFINITIONS: readonly TAnyQueryDefinition[] = [whoami, getOrganization, getActivity, listActivities, listWallets, getWallet, getWalletAccount, listWalletAccounts, getPrivateKey, listPrivateKeys, listPrivateKeyTags, listSubOrgs, getOrganizationConfigs, getAuthenticators, getAuthenticator, getOauthProviders, getUser, listUsers, listUserTags, getApiKeys, getApiKey];
+export const QUERY_DEFINITIONS: readonly TAnyQueryDefinition[] = [whoami, getOrganization, getActivity, listActivities, listWallets, getWallet, getWalletAccount, listWalletAccounts, getPrivateKey, listPrivateKeys, listPrivateKeyTags, listSubOrgs, getOrganizationConfigs, getAuthenticators, getAuthenticator, getOauthProviders, getPolicy, listPolicies, getPolicyEvaluations, getUser, listUsers, listUserTags, getApiKeys, getApiKey, getOauth2Credential, listOauth2Credentials];
 
 export function createQueryRegistry(defs: readonly TAnyQueryDefinition[] = QUERY_DEFINITIONS): (path: string) => TAnyQueryDefinition | undefined {
   const byPath = new Map(defs.map((d) => [d.path, d]));

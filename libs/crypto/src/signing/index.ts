@@ -10,3 +10,4 @@ export { signEthereumTransaction } from './ethereum-transaction.js';
 export { signSolanaTransaction } from './solana-transaction.js';
 export { signBitcoinPsbt } from './bitcoin-psbt.js';
 export { signTransaction, type TSignTransactionInput } from './sign-transaction.js';
+export { SOLANA_ADDRESS_TABLE_LOOKUP, ethereumTransactionFields, solanaTransactionFields, type TEthereumTransactionFields, type TEthereumTransactionType, type TSolanaAccountRef, type TSolanaAddressTableLookup, type TSolanaInstruction, type TSolanaLookupReference, type TSolanaSplTransfer, type TSolanaTransactionFields, type TSolanaTransfer } from './transaction-fields.js';

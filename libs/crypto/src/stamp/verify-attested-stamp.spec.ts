@@ -24,7 +24,12 @@ const reasonOf = (f: () => unknown) => {
 describe('verifyAttestedStamp', () => {
   it('returns the key and its attestation when the signature covers the body', () => {
     const { kp, value } = attested();
-    expect(verifyAttestedStamp(value, body)).toEqual({ scheme: 'STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN', publicKey: kp.publicKey, publicKeyAttestation: 'token' });
+    expect(verifyAttestedStamp(value, body)).toEqual({
+      scheme: 'STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN',
+      publicKey: kp.publicKey,
+      publicKeyAttestation: 'token',
+      signature: expect.stringMatching(/^30[0-9a-f]+$/),
+    });
   });
 
   it('refuses another body, an unknown scheme and malformed headers', () => {

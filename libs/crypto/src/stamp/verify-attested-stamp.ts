@@ -18,6 +18,8 @@ export interface TAttestedStamp {
   publicKey: string;
   /** The verification token or OIDC token vouching for the key. */
   publicKeyAttestation: string;
+  /** DER hex over the raw body, as verified. */
+  signature: string;
 }
 
 const MAX_HEADER = 16_384;
@@ -46,5 +48,5 @@ export function verifyAttestedStamp(headerValue: string, body: Uint8Array): TAtt
     throw new StampError('SCHEME_UNSUPPORTED', `unsupported attested stamp scheme ${JSON.stringify(scheme)}; expected one of ${ATTESTED_STAMP_SCHEMES.join(', ')}`);
   }
   verifyP256Stamp({ publicKey: publicKey.toLowerCase(), scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature: signature.toLowerCase() }, body);
-  return { scheme: scheme as TAttestedStampScheme, publicKey: publicKey.toLowerCase(), publicKeyAttestation };
+  return { scheme: scheme as TAttestedStampScheme, publicKey: publicKey.toLowerCase(), publicKeyAttestation, signature: signature.toLowerCase() };
 }

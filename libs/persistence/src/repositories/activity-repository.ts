@@ -53,6 +53,34 @@ export function activityRepository(db: TDb) {
     async votes(organizationId: string, activityId: string): Promise<Vote[]> {
       return db.vote.findMany({ where: { organizationId, activityId }, orderBy: { id: 'asc' } });
     },
+    /** Votes of several activities (list_activities), grouped by activity id. */
+    async votesOf(organizationId: string, activityIds: readonly string[]): Promise<Map<string, Vote[]>> {
+      const out = new Map<string, Vote[]>();
+      if (activityIds.length === 0) return out;
+      const rows = await db.vote.findMany({ where: { organizationId, activityId: { in: [...activityIds] } }, orderBy: { id: 'asc' } });
+      for (const v of rows) out.set(v.activityId, [...(out.get(v.activityId) ?? []), v]);
+      return out;
+    },
+    /** The activity, locked until the transaction ends: one vote at a time decides it. */
+    async lockByFingerprint(organizationId: string, fingerprint: string): Promise<Activity | null> {
+      const rows = await db.$queryRaw<{ id: string }[]>`SELECT id FROM activities WHERE organization_id = ${organizationId} AND fingerprint = ${fingerprint} FOR UPDATE`;
+      const id = rows[0]?.id;
+      return id ? db.activity.findFirst({ where: { organizationId, id } }) : null;
+    },
+    /** @throws a unique violation when the user voted on this activity before */
+    async addVote(v: { id: string; organizationId: string; activityId: string; userId: string; selection: string; message: string; publicKey: string; signature: string; scheme: string; createdAt: Date }): Promise<Vote> {
+      return db.vote.create({ data: v });
+    },
+    /** Changes a user's vote (the initiator withdrawing its approval). */
+    async replaceVote(id: string, v: { selection: string; message: string; publicKey: string; signature: string; scheme: string; createdAt: Date }): Promise<Vote> {
+      return db.vote.update({ where: { id }, data: { selection: v.selection, message: v.message, publicKey: v.publicKey, signature: v.signature, scheme: v.scheme, createdAt: v.createdAt } });
+    },
+    async finish(organizationId: string, id: string, f: { status: string; result?: Prisma.InputJsonValue; failure?: Prisma.InputJsonValue | null; at: Date }): Promise<Activity> {
+      return db.activity.update({
+        where: { id, organizationId },
+        data: { status: f.status, updatedAt: f.at, ...(f.result !== undefined ? { result: f.result } : {}), ...(f.failure ? { failure: f.failure } : {}) },
+      });
+    },
   };
 }
 export type TActivityRepository = ReturnType<typeof activityRepository>;

@@ -53,6 +53,12 @@ export function organizationRepository(db: TDb) {
     async addRootQuorumMembers(organizationId: string, userIds: string[]): Promise<void> {
       await db.rootQuorumMember.createMany({ data: userIds.map((userId) => ({ organizationId, userId })), skipDuplicates: true });
     },
+    /** Replaces the root quorum: its threshold and members. */
+    async setRootQuorum(organizationId: string, threshold: number, userIds: readonly string[], at: Date): Promise<void> {
+      await db.organization.update({ where: { id: organizationId }, data: { rootQuorumThreshold: threshold, updatedAt: at } });
+      await db.rootQuorumMember.deleteMany({ where: { organizationId } });
+      await db.rootQuorumMember.createMany({ data: userIds.map((userId) => ({ organizationId, userId, createdAt: at })) });
+    },
     async rootQuorumMembers(organizationId: string): Promise<RootQuorumMember[]> {
       return db.rootQuorumMember.findMany({ where: { organizationId }, orderBy: { userId: 'asc' } });
     },

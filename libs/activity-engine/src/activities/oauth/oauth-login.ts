@@ -24,7 +24,7 @@ async function verifiedToken(ctx: TActivityContext, oidcToken: string, publicKey
 export const oauthLogin: TActivityDefinition<TOauthLoginIntent, TSessionResult> = {
   path: 'oauth_login',
   versions: [{ type: 'ACTIVITY_TYPE_OAUTH_LOGIN', intentKey: 'oauthLoginIntent', resultKey: 'oauthLoginResult' }],
-  resource: 'SESSION',
+  resource: 'AUTH',
   action: 'CREATE',
   access: { parentMayAct: true },
   onFailure: 'reject',

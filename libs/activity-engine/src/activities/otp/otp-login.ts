@@ -18,7 +18,7 @@ export const otpLogin: TActivityDefinition<TOtpLoginIntent, TSessionResult> = {
     { type: 'ACTIVITY_TYPE_OTP_LOGIN_V2', intentKey: 'otpLoginIntentV2', resultKey: 'otpLoginResult' },
     { type: 'ACTIVITY_TYPE_OTP_LOGIN', intentKey: 'otpLoginIntent', resultKey: 'otpLoginResult' },
   ],
-  resource: 'SESSION',
+  resource: 'AUTH',
   action: 'CREATE',
   access: { parentMayAct: true },
   onFailure: 'reject',

@@ -30,7 +30,7 @@ const uniqueName = (name: string) => new AppError('BAD_REQUEST', `private key ta
 export const createPrivateKeyTag: TActivityDefinition<TCreatePrivateKeyTagIntent, TCreatePrivateKeyTagResult> = {
   path: 'create_private_key_tag',
   versions: [{ type: 'ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG', intentKey: 'createPrivateKeyTagIntent', resultKey: 'createPrivateKeyTagResult' }],
-  resource: 'PRIVATE_KEY_TAG',
+  resource: 'PRIVATE_KEY',
   action: 'CREATE',
   params: ZCreatePrivateKeyTagIntentSchema,
   async handle(ctx, p) {
@@ -50,7 +50,7 @@ export const createPrivateKeyTag: TActivityDefinition<TCreatePrivateKeyTagIntent
 export const updatePrivateKeyTag: TActivityDefinition<TUpdatePrivateKeyTagIntent, TUpdatePrivateKeyTagResult> = {
   path: 'update_private_key_tag',
   versions: [{ type: 'ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG', intentKey: 'updatePrivateKeyTagIntent', resultKey: 'updatePrivateKeyTagResult' }],
-  resource: 'PRIVATE_KEY_TAG',
+  resource: 'PRIVATE_KEY',
   action: 'UPDATE',
   params: ZUpdatePrivateKeyTagIntentSchema,
   async handle(ctx, p) {
@@ -73,7 +73,7 @@ export const updatePrivateKeyTag: TActivityDefinition<TUpdatePrivateKeyTagIntent
 export const deletePrivateKeyTags: TActivityDefinition<TDeletePrivateKeyTagsIntent, TDeletePrivateKeyTagsResult> = {
   path: 'delete_private_key_tags',
   versions: [{ type: 'ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS', intentKey: 'deletePrivateKeyTagsIntent', resultKey: 'deletePrivateKeyTagsResult' }],
-  resource: 'PRIVATE_KEY_TAG',
+  resource: 'PRIVATE_KEY',
   action: 'DELETE',
   params: ZDeletePrivateKeyTagsIntentSchema,
   async handle(ctx, p) {

@@ -11,7 +11,7 @@ import { issueCredentialBundle } from './issue-session.js';
 export const createReadWriteSession: TActivityDefinition<TCreateReadWriteSessionIntent, TCreateReadWriteSessionResult> = {
   path: 'create_read_write_session',
   versions: [{ type: 'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2', intentKey: 'createReadWriteSessionIntentV2', resultKey: 'createReadWriteSessionResultV2' }],
-  resource: 'SESSION',
+  resource: 'AUTH',
   action: 'CREATE',
   access: { loginViaParent: true, selfService: true },
   onFailure: 'reject',

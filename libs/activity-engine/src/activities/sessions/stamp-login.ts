@@ -13,7 +13,7 @@ import { issueLoginSession } from './issue-session.js';
 export const stampLogin: TActivityDefinition<TStampLoginIntent, TSessionResult> = {
   path: 'stamp_login',
   versions: [{ type: 'ACTIVITY_TYPE_STAMP_LOGIN', intentKey: 'stampLoginIntent', resultKey: 'stampLoginResult' }],
-  resource: 'SESSION',
+  resource: 'AUTH',
   action: 'CREATE',
   access: { loginViaParent: true, selfService: true, attested: true },
   onFailure: 'reject',

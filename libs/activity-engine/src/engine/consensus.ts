@@ -1,0 +1,271 @@
+/**
+ * Consensus: activities that wait in ACTIVITY_STATUS_CONSENSUS_NEEDED until enough users approve.
+ *
+ * - The initiator's submission is the first approval (its vote carries the request's stamp).
+ * - approve_activity / reject_activity (by fingerprint) lock the activity, record the vote and
+ *   re-evaluate the policies with the new approver set. Once allowed, the handler runs in the same
+ *   transaction that records the deciding vote, so two approvals racing cannot run it twice.
+ * - A rejection by the initiator, or one that leaves approval impossible (even if every user who
+ *   has not voted approved, the policies would not allow it), makes the activity REJECTED.
+ * - `canApprove` / `canReject` are computed for the caller: true only while the activity waits,
+ *   the caller has not voted, and its vote could change the outcome.
+ */
+import { newId, type TKeyVault } from '@latchkey/crypto';
+import { AppError, fromZodIssues, toTimestamp, ZActivityRequestSchema, ZVoteIntentSchema, type TActivity, type TActivityStatus, type TVote } from '@latchkey/domain';
+import type { Activity, TRepositories, TStore, Vote } from '@latchkey/persistence';
+import { wireUsers } from '../queries/users.js';
+import type { TActivityRegistry } from '../registry.js';
+import { activityKind, type TAnyActivityDefinition } from './activity-definition.js';
+import type { TApprover, TPolicyDecision, TPolicyEvaluator, TPolicyRequest } from './policy-decision.js';
+import { conditionContext } from './policy-context.js';
+import type { TPrincipal } from './principal.js';
+import { activityToWire } from './serialize.js';
+import type { TEngineServices } from './services.js';
+import { nextStatus } from './status-machine.js';
+
+export const VOTE_PATHS = { approve_activity: 'VOTE_SELECTION_APPROVED', reject_activity: 'VOTE_SELECTION_REJECTED' } as const;
+const VOTE_TYPES = { VOTE_SELECTION_APPROVED: 'ACTIVITY_TYPE_APPROVE_ACTIVITY', VOTE_SELECTION_REJECTED: 'ACTIVITY_TYPE_REJECT_ACTIVITY' } as const;
+type TSelection = keyof typeof VOTE_TYPES;
+
+const CREDENTIAL_TYPE_OF_KIND = { 'api-key': '', webauthn: 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR', attested: 'CREDENTIAL_TYPE_LOGIN' } as const;
+
+/** The approver a principal is, for the consensus context (`approvers`, `credentials`). */
+export async function approverOf(db: TRepositories, principal: TPrincipal): Promise<TApprover> {
+  const [user, tags] = await Promise.all([db.users.findById(principal.organizationId, principal.userId), db.users.tagIdsByUser(principal.organizationId, [principal.userId])]);
+  const c = principal.credential;
+  return {
+    userId: principal.userId,
+    email: user?.userEmail ?? null,
+    name: user?.userName ?? '',
+    tags: tags.get(principal.userId) ?? [],
+    credential: {
+      id: c.kind === 'api-key' ? c.apiKeyId : c.kind === 'webauthn' ? c.authenticatorId : '',
+      type: c.kind === 'api-key' ? c.credentialType : CREDENTIAL_TYPE_OF_KIND[c.kind],
+      ...(c.kind === 'webauthn' ? { credentialId: c.credentialId } : {}),
+      publicKey: c.publicKey,
+    },
+  };
+}
+
+/** Approvers from recorded votes (approvals only). */
+async function approversFromVotes(db: TRepositories, organizationId: string, votes: readonly Vote[]): Promise<TApprover[]> {
+  const approvals = votes.filter((v) => v.selection === 'VOTE_SELECTION_APPROVED');
+  if (approvals.length === 0) return [];
+  const ids = approvals.map((v) => v.userId);
+  const [users, tags] = await Promise.all([db.users.findByIds(organizationId, ids), db.users.tagIdsByUser(organizationId, ids)]);
+  return approvals.map((v) => {
+    const u = users.find((x) => x.id === v.userId);
+    return {
+      userId: v.userId,
+      email: u?.userEmail ?? null,
+      name: u?.userName ?? '',
+      tags: tags.get(v.userId) ?? [],
+      credential: { id: '', type: v.scheme === 'SIGNATURE_SCHEME_TK_API_P256' ? 'CREDENTIAL_TYPE_API_KEY_P256' : '', publicKey: v.publicKey },
+    };
+  });
+}
+
+/** What a waiting activity's policy request was (its initiator and stored intent). */
+function requestOf(activity: Activity, def: TAnyActivityDefinition, params: unknown): TPolicyRequest {
+  return {
+    principal: { organizationId: activity.organizationId, userId: activity.createdByUserId ?? '', credential: { kind: 'attested', publicKey: '', scheme: '', signature: '' } },
+    organizationId: activity.organizationId,
+    activity: { type: activity.type, kind: activityKind(activity.type), resource: def.resource, action: def.action, params, selfService: def.access?.selfService === true },
+  };
+}
+
+function intentParams(activity: Activity, registry: TActivityRegistry): unknown {
+  const version = registry.versionOfType(activity.type);
+  return version ? (activity.intent as Record<string, unknown>)[version.intentKey] : undefined;
+}
+
+/** The vote a principal casts by signing a request: its stamp, as received. */
+export function voteOf(principal: TPrincipal, organizationId: string, activityId: string, selection: TSelection, message: string, at: Date) {
+  return {
+    id: newId(),
+    organizationId,
+    activityId,
+    userId: principal.userId,
+    selection,
+    message,
+    publicKey: principal.credential.publicKey,
+    signature: principal.credential.signature,
+    scheme: principal.credential.scheme,
+    createdAt: at,
+  };
+}
+
+export async function recordEvaluation(tx: TRepositories, organizationId: string, activityId: string, decision: TPolicyDecision, at: Date, voteId?: string): Promise<void> {
+  await tx.policies.recordEvaluation({ id: newId(), organizationId, activityId, voteId: voteId ?? null, outcome: decision.outcome, evaluations: decision.evaluations as object[], createdAt: at });
+}
+
+export interface TConsensusDeps {
+  store: TStore;
+  vault: TKeyVault;
+  registry: TActivityRegistry;
+  policy: TPolicyEvaluator;
+  services: TEngineServices;
+  timestampWindowMs: number;
+  now: () => number;
+  onCommitted?: (message: string) => void;
+}
+
+/**
+ * Whether approving or rejecting could still change a waiting activity's outcome for `userId`.
+ * Approving can when it completes the approvals now, or when the caller is needed even if everyone
+ * else approved; rejecting can in the same cases, and always for the initiator (it cancels).
+ */
+export async function votingState(deps: Pick<TConsensusDeps, 'store' | 'registry' | 'policy'>, activity: Activity, votes: readonly Vote[], userId: string, now: Date) {
+  const none = { canApprove: false, canReject: false };
+  if (activity.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED') return none;
+  // The initiator's submission was its approval; it may still withdraw it by rejecting (a cancel).
+  if (votes.some((v) => v.userId === userId)) return { canApprove: false, canReject: activity.createdByUserId === userId && !votes.some((v) => v.userId === userId && v.selection === 'VOTE_SELECTION_REJECTED') };
+  const def = deps.registry.byType(activity.type);
+  if (!def) return none;
+  const db = deps.store;
+  const request = requestOf(activity, def, intentParams(activity, deps.registry));
+  const condition = await conditionContext(db, request, now);
+  const approved = await approversFromVotes(db, activity.organizationId, votes);
+  const rejected = new Set(votes.filter((v) => v.selection === 'VOTE_SELECTION_REJECTED').map((v) => v.userId));
+  const allows = async (list: TApprover[]) => (await deps.policy.evaluate(request, db, list, condition)).outcome === 'OUTCOME_ALLOW';
+  const caller = await approverOf(db, { organizationId: activity.organizationId, userId, credential: { kind: 'attested', publicKey: '', scheme: '', signature: '' } });
+  const others = (await db.users.listByOrganization(activity.organizationId)).filter((u) => u.id !== userId && !rejected.has(u.id) && !approved.some((a) => a.userId === u.id));
+  const asApprover = (u: { id: string; userEmail: string | null; userName: string }): TApprover => ({ userId: u.id, email: u.userEmail, name: u.userName, tags: [], credential: { id: '', type: '', publicKey: '' } });
+  const tagsOf = await db.users.tagIdsByUser(activity.organizationId, others.map((u) => u.id));
+  const bestCaseOthers = others.map((u) => ({ ...asApprover(u), tags: tagsOf.get(u.id) ?? [] }));
+  const completesNow = await allows([...approved, caller]);
+  const pivotal = (await allows([...approved, caller, ...bestCaseOthers])) && !(await allows([...approved, ...bestCaseOthers]));
+  const canApprove = completesNow || pivotal;
+  return { canApprove, canReject: canApprove || activity.createdByUserId === userId };
+}
+
+/** The wire activity with its votes (each with its user) and the caller's voting flags. */
+export async function activityForCaller(deps: Pick<TConsensusDeps, 'store' | 'registry' | 'policy'>, activity: Activity, callerUserId: string, now: Date, votes?: readonly Vote[]): Promise<TActivity> {
+  const list = votes ?? (await deps.store.activities.votes(activity.organizationId, activity.id));
+  const wire = activityToWire(activity);
+  if (list.length > 0) {
+    const users = await deps.store.users.findByIds(activity.organizationId, [...new Set(list.map((v) => v.userId))]);
+    const wired = await wireUsers(deps.store, activity.organizationId, users);
+    wire.votes = list.map(
+      (v): TVote => ({
+        id: v.id,
+        userId: v.userId,
+        user: wired.find((u) => u.userId === v.userId)!,
+        activityId: v.activityId,
+        selection: v.selection as TVote['selection'],
+        message: v.message,
+        publicKey: v.publicKey,
+        signature: v.signature,
+        scheme: v.scheme as TVote['scheme'],
+        createdAt: toTimestamp(v.createdAt),
+      }),
+    ).filter((v) => v.user !== undefined);
+  }
+  Object.assign(wire, await votingState(deps, activity, list, callerUserId, now));
+  return wire;
+}
+
+/**
+ * approve_activity / reject_activity: the signer votes on a waiting activity of its organization,
+ * found by fingerprint. Answers the voted-on activity as it now stands.
+ * @throws AppError 400 (bad envelope, not waiting, voted before), 404 (no such activity)
+ */
+export async function voteOnActivity(deps: TConsensusDeps, s: { path: keyof typeof VOTE_PATHS; principal: TPrincipal; body: Record<string, unknown>; raw: Buffer }): Promise<TActivity> {
+  const selection = VOTE_PATHS[s.path];
+  const env = ZActivityRequestSchema.safeParse(s.body);
+  if (!env.success) throw fromZodIssues('activity request', env.error.issues);
+  const { type, timestampMs, organizationId, parameters } = env.data;
+  if (type !== VOTE_TYPES[selection]) throw new AppError('UNKNOWN_ACTIVITY_TYPE', `type ${type} is not accepted on ${s.path}; expected ${VOTE_TYPES[selection]}`, { field: 'type' });
+  if (Math.abs(Number(timestampMs) - deps.now()) > deps.timestampWindowMs) {
+    throw new AppError('TIMESTAMP_OUT_OF_WINDOW', `timestampMs must be within ${deps.timestampWindowMs / 1000} s of the server's clock`, { field: 'timestampMs' });
+  }
+  if (s.principal.organizationId !== organizationId) {
+    throw new AppError('ORGANIZATION_MISMATCH', `organization mismatch: request is targeting organization ${organizationId}, but voters are in organization ${s.principal.organizationId}`);
+  }
+  const parsed = ZVoteIntentSchema.safeParse(parameters);
+  if (!parsed.success) throw fromZodIssues('parameters', parsed.error.issues);
+  const { fingerprint } = parsed.data;
+  const message = s.raw.toString('utf8');
+
+  const attempt = () =>
+    deps.store.transaction(async (tx) => {
+      const now = new Date(deps.now());
+      const activity = await tx.activities.lockByFingerprint(organizationId, fingerprint);
+      if (!activity) throw new AppError('NOT_FOUND', `activity not found for fingerprint ${fingerprint}`, { fingerprint });
+      if (activity.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED') {
+        throw new AppError('BAD_REQUEST', `activity ${activity.id} is not awaiting consensus (status ${activity.status})`, { activityId: activity.id, status: activity.status });
+      }
+      const before = await tx.activities.votes(organizationId, activity.id);
+      const own = before.find((v) => v.userId === s.principal.userId);
+      // The initiator approved by submitting; rejecting withdraws that approval (a cancel).
+      const withdrawing = own !== undefined && selection === 'VOTE_SELECTION_REJECTED' && own.selection === 'VOTE_SELECTION_APPROVED' && activity.createdByUserId === s.principal.userId;
+      if (own && !withdrawing) throw new AppError('BAD_REQUEST', `user ${s.principal.userId} has already voted on activity ${activity.id}`, { activityId: activity.id });
+      const def = deps.registry.byType(activity.type);
+      if (!def) throw new Error(`no definition for stored activity type ${activity.type}`);
+      const cast = voteOf(s.principal, organizationId, activity.id, selection, message, now);
+      const vote = withdrawing ? await tx.activities.replaceVote(own.id, cast) : await tx.activities.addVote(cast);
+      const votes = [...before.filter((v) => v.id !== own?.id), vote];
+      const params = intentParams(activity, deps.registry);
+      const request = requestOf(activity, def, params);
+      const condition = await conditionContext(tx, request, now);
+      const approvers = await approversFromVotes(tx, organizationId, votes);
+      const decision = await deps.policy.evaluate(request, tx, approvers, condition);
+      await recordEvaluation(tx, organizationId, activity.id, decision, now, vote.id);
+
+      let status = activity.status as TActivityStatus;
+      let updated = activity;
+      if (selection === 'VOTE_SELECTION_REJECTED') {
+        const rejected = new Set(votes.filter((v) => v.selection === 'VOTE_SELECTION_REJECTED').map((v) => v.userId));
+        const everyone = (await tx.users.listByOrganization(organizationId)).filter((u) => !rejected.has(u.id));
+        const tags = await tx.users.tagIdsByUser(organizationId, everyone.map((u) => u.id));
+        const bestCase: TApprover[] = everyone.map((u) => ({ userId: u.id, email: u.userEmail, name: u.userName, tags: tags.get(u.id) ?? [], credential: { id: '', type: '', publicKey: '' } }));
+        const stillPossible = (await deps.policy.evaluate(request, tx, bestCase, condition)).outcome === 'OUTCOME_ALLOW';
+        if (s.principal.userId === activity.createdByUserId || !stillPossible) {
+          status = nextStatus(status, 'REJECTED');
+          updated = await tx.activities.finish(organizationId, activity.id, { status, at: now });
+        }
+      } else if (decision.outcome === 'OUTCOME_ALLOW') {
+        status = nextStatus(status, 'QUORUM_REACHED');
+        const version = deps.registry.versionOfType(activity.type)!;
+        let result: Record<string, unknown>;
+        try {
+          result = await def.handle({ tx, vault: deps.vault, organizationId: activity.organizationId, activityId: activity.id, principal: request.principal, now, services: deps.services, detached: deps.store }, params);
+        } catch (e) {
+          if (e instanceof AppError) throw new HandlerRefused(e);
+          throw e;
+        }
+        updated = await tx.activities.finish(organizationId, activity.id, { status: nextStatus(status, 'EXECUTED'), result: { [version.resultKey]: result } as object, at: now });
+      }
+      if (updated !== activity) {
+        await tx.outbox.append({ organizationId, eventType: 'ACTIVITY_UPDATES', payload: { activity: activityToWire(updated) } as object });
+      }
+      return { activity: updated, votes };
+    });
+
+  let outcome: { activity: Activity; votes: Vote[] };
+  try {
+    outcome = await attempt();
+  } catch (refused) {
+    if (!(refused instanceof HandlerRefused)) throw refused;
+    const e = refused.error;
+    // The handler refused after the deciding vote: its effects rolled back; record the vote and a FAILED activity.
+    outcome = await deps.store.transaction(async (tx) => {
+      const now = new Date(deps.now());
+      const activity = await tx.activities.lockByFingerprint(organizationId, fingerprint);
+      if (!activity || activity.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED') throw new AppError('BAD_REQUEST', 'the activity was decided by another vote meanwhile');
+      const vote = await tx.activities.addVote(voteOf(s.principal, organizationId, activity.id, selection, message, now));
+      const status = nextStatus(nextStatus('ACTIVITY_STATUS_CONSENSUS_NEEDED', 'QUORUM_REACHED'), 'EXECUTION_FAILED');
+      const updated = await tx.activities.finish(organizationId, activity.id, { status, failure: e.toBody() as unknown as object, at: now });
+      await tx.outbox.append({ organizationId, eventType: 'ACTIVITY_UPDATES', payload: { activity: activityToWire(updated) } as object });
+      return { activity: updated, votes: [...(await tx.activities.votes(organizationId, activity.id)).filter((v) => v.id !== vote.id), vote] };
+    });
+  }
+  return activityForCaller(deps, outcome.activity, s.principal.userId, new Date(deps.now()), outcome.votes);
+}
+
+/** A handler's refusal, told apart from the vote's own errors (not waiting, voted before…). */
+class HandlerRefused extends Error {
+  constructor(readonly error: AppError) {
+    super(error.message);
+  }
+}
