@@ -16,7 +16,7 @@ import type { Activity, TRepositories, TStore, Vote } from '@latchkey/persistenc
 import { wireUsers } from '../queries/users.js';
 import type { TActivityRegistry } from '../registry.js';
 import { activityKind, type TAnyActivityDefinition } from './activity-definition.js';
-import type { TApprover, TPolicyDecision, TPolicyEvaluator, TPolicyRequest } from './policy-decision.js';
+import { approversFrom, type TApprover, type TPolicyDecision, type TPolicyEvaluator, type TPolicyRequest } from './policy-decision.js';
 import { conditionContext } from './policy-context.js';
 import type { TPrincipal } from './principal.js';
 import { activityToWire } from './serialize.js';
@@ -28,6 +28,12 @@ const VOTE_TYPES = { VOTE_SELECTION_APPROVED: 'ACTIVITY_TYPE_APPROVE_ACTIVITY', 
 type TSelection = keyof typeof VOTE_TYPES;
 
 const CREDENTIAL_TYPE_OF_KIND = { 'api-key': '', webauthn: 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR', attested: 'CREDENTIAL_TYPE_LOGIN' } as const;
+
+/** Computes once, on first use. */
+function memo<T>(f: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | undefined;
+  return () => (p ??= f());
+}
 
 /** The approver a principal is, for the consensus context (`approvers`, `credentials`). */
 export async function approverOf(db: TRepositories, principal: TPrincipal): Promise<TApprover> {
@@ -124,10 +130,10 @@ export async function votingState(deps: Pick<TConsensusDeps, 'store' | 'registry
   if (!def) return none;
   const db = deps.store;
   const request = requestOf(activity, def, intentParams(activity, deps.registry));
-  const condition = await conditionContext(db, request, now);
+  const condition = memo(() => conditionContext(db, request, now));
   const approved = await approversFromVotes(db, activity.organizationId, votes);
   const rejected = new Set(votes.filter((v) => v.selection === 'VOTE_SELECTION_REJECTED').map((v) => v.userId));
-  const allows = async (list: TApprover[]) => (await deps.policy.evaluate(request, db, list, condition)).outcome === 'OUTCOME_ALLOW';
+  const allows = async (list: TApprover[]) => (await deps.policy.evaluate(request, db, approversFrom(list), condition)).outcome === 'OUTCOME_ALLOW';
   const caller = await approverOf(db, { organizationId: activity.organizationId, userId, credential: { kind: 'attested', publicKey: '', scheme: '', signature: '' } });
   const others = (await db.users.listByOrganization(activity.organizationId)).filter((u) => u.id !== userId && !rejected.has(u.id) && !approved.some((a) => a.userId === u.id));
   const asApprover = (u: { id: string; userEmail: string | null; userName: string }): TApprover => ({ userId: u.id, email: u.userEmail, name: u.userName, tags: [], credential: { id: '', type: '', publicKey: '' } });
@@ -207,9 +213,9 @@ export async function voteOnActivity(deps: TConsensusDeps, s: { path: keyof type
       const votes = [...before.filter((v) => v.id !== own?.id), vote];
       const params = intentParams(activity, deps.registry);
       const request = requestOf(activity, def, params);
-      const condition = await conditionContext(tx, request, now);
+      const condition = memo(() => conditionContext(tx, request, now));
       const approvers = await approversFromVotes(tx, organizationId, votes);
-      const decision = await deps.policy.evaluate(request, tx, approvers, condition);
+      const decision = await deps.policy.evaluate(request, tx, approversFrom(approvers), condition);
       await recordEvaluation(tx, organizationId, activity.id, decision, now, vote.id);
 
       let status = activity.status as TActivityStatus;
@@ -219,7 +225,7 @@ export async function voteOnActivity(deps: TConsensusDeps, s: { path: keyof type
         const everyone = (await tx.users.listByOrganization(organizationId)).filter((u) => !rejected.has(u.id));
         const tags = await tx.users.tagIdsByUser(organizationId, everyone.map((u) => u.id));
         const bestCase: TApprover[] = everyone.map((u) => ({ userId: u.id, email: u.userEmail, name: u.userName, tags: tags.get(u.id) ?? [], credential: { id: '', type: '', publicKey: '' } }));
-        const stillPossible = (await deps.policy.evaluate(request, tx, bestCase, condition)).outcome === 'OUTCOME_ALLOW';
+        const stillPossible = (await deps.policy.evaluate(request, tx, approversFrom(bestCase), condition)).outcome === 'OUTCOME_ALLOW';
         if (s.principal.userId === activity.createdByUserId || !stillPossible) {
           status = nextStatus(status, 'REJECTED');
           updated = await tx.activities.finish(organizationId, activity.id, { status, at: now });

@@ -58,12 +58,24 @@ export interface TPolicyDecision {
   evaluations: TPolicyOutcomeRecord[];
 }
 
+/**
+ * Who has approved so far: their ids at once, their details (tags, credentials) only when a policy
+ * needs them — an organization without policies, or a root quorum, never pays for the lookups.
+ */
+export interface TApprovers {
+  userIds: readonly string[];
+  details(): Promise<readonly TApprover[]>;
+}
+
+export const approversFrom = (list: readonly TApprover[]): TApprovers => ({ userIds: list.map((a) => a.userId), details: async () => list });
+
 export interface TPolicyEvaluator {
   /**
    * @param approvers who has approved so far (at submission: the initiator)
-   * @param condition the condition context (activity, wallet, eth.tx, time.now…), built once per activity
+   * @param condition builds the condition context (activity, wallet, eth.tx, time.now…); called
+   *   only when the organization has policies to evaluate
    */
-  evaluate(request: TPolicyRequest, db: TRepositories, approvers: readonly TApprover[], condition: Record<string, unknown>): Promise<TPolicyDecision>;
+  evaluate(request: TPolicyRequest, db: TRepositories, approvers: TApprovers, condition: () => Promise<Record<string, unknown>>): Promise<TPolicyDecision>;
 }
 
 /** The consensus context: `approvers` and the `credentials` they approved with. */
@@ -121,10 +133,10 @@ export function createPolicyEvaluator(): TPolicyEvaluator {
     async evaluate(req, db, approvers, condition) {
       // The signer's organization governs its users: its quorum and its policies.
       const orgId = req.principal.organizationId;
-      const [org, members, policies] = await Promise.all([db.organizations.findById(orgId), db.organizations.rootQuorumMembers(orgId), db.policies.list(orgId)]);
+      const [org, members] = await Promise.all([db.organizations.findById(orgId), db.organizations.rootQuorumMembers(orgId)]);
       if (!org) return { outcome: 'OUTCOME_DENY_IMPLICIT', reason: 'organization not found', decidingPolicyIds: [], evaluations: [] };
       const memberIds = new Set(members.map((m) => m.userId));
-      const rootApprovals = new Set(approvers.filter((a) => memberIds.has(a.userId)).map((a) => a.userId)).size;
+      const rootApprovals = new Set(approvers.userIds.filter((id) => memberIds.has(id))).size;
       if (rootApprovals >= org.rootQuorumThreshold) {
         return { outcome: 'OUTCOME_ALLOW', reason: `root quorum (${rootApprovals} of ${org.rootQuorumThreshold})`, decidingPolicyIds: [], evaluations: [] };
       }
@@ -135,7 +147,12 @@ export function createPolicyEvaluator(): TPolicyEvaluator {
           ? { outcome: 'OUTCOME_REQUIRES_CONSENSUS', reason: `root quorum needs ${org.rootQuorumThreshold} approvals, has ${rootApprovals}`, decidingPolicyIds: [], evaluations: [] }
           : { outcome: 'OUTCOME_DENY_IMPLICIT', reason: `only the root quorum may submit ${req.activity.kind}`, decidingPolicyIds: [], evaluations: [] };
       }
-      const runs = policies.map((p) => runPolicy(p, condition, consensusContext(approvers)));
+      const policies = await db.policies.list(orgId);
+      let runs: TPolicyRun[] = [];
+      if (policies.length > 0) {
+        const [conditionCtx, consensusCtx] = await Promise.all([condition(), approvers.details().then(consensusContext)]);
+        runs = policies.map((p) => runPolicy(p, conditionCtx, consensusCtx));
+      }
       const evaluations = runs.map((r): TPolicyOutcomeRecord => ({ policyId: r.policy.id, outcome: r.outcome, ...(r.error ? { error: r.error } : {}) }));
       const ids = (rs: TPolicyRun[]) => rs.map((r) => r.policy.id);
       const denies = runs.filter((r) => r.applies && r.policy.effect === 'EFFECT_DENY');

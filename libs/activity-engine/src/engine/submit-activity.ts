@@ -124,8 +124,12 @@ export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise
     activity: { type, kind: activityKind(type), resource: def.resource, action: def.action, params, selfService: def.access?.selfService === true },
   };
   const now = new Date(deps.now());
-  const condition = await conditionContext(deps.store, request, now);
-  const decision = await deps.policy.evaluate(request, deps.store, [await approverOf(deps.store, s.principal)], condition);
+  const decision = await deps.policy.evaluate(
+    request,
+    deps.store,
+    { userIds: [s.principal.userId], details: async () => [await approverOf(deps.store, s.principal)] },
+    () => conditionContext(deps.store, request, now),
+  );
   const pending: TPending = { activityId, organizationId, type, version, params, fingerprint, principal: s.principal, status: 'ACTIVITY_STATUS_CREATED', decision, message: s.raw.toString('utf8') };
 
   switch (decision.outcome) {
