@@ -34,4 +34,5 @@ export type {
   OauthProvider,
   Policy,
   PolicyEvaluation,
+  RootQuorumMember,
 } from './generated/prisma/client.js';

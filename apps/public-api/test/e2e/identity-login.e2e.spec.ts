@@ -255,6 +255,27 @@ describe('sessions', () => {
     expect(me).toMatchObject({ organizationId: sub.subOrganizationId, userId: sub.rootUserIds[0] });
   });
 
+  it('invalidateExisting removes the earlier login keys; an expired session key stops working at its expiry', async () => {
+    const device = generateP256KeyPair();
+    const sub = await createEndUser({ apiKey: device, passkey: false });
+    const login = (publicKey: string, extra: { invalidateExisting?: boolean; expirationSeconds?: string } = {}) =>
+      httpClientFor(device).stampLogin({ type: 'ACTIVITY_TYPE_STAMP_LOGIN', timestampMs: String(Date.now()), organizationId: sub.subOrganizationId, parameters: { publicKey, ...extra } });
+    const first = generateP256KeyPair();
+    const second = generateP256KeyPair();
+    await login(first.publicKey);
+    await login(second.publicKey, { invalidateExisting: true });
+    expect((await rejectionOf(httpClientFor(first).getWhoami({ organizationId: sub.subOrganizationId }))).codes).toContain('PUBLIC_KEY_NOT_FOUND');
+    expect((await httpClientFor(second).getWhoami({ organizationId: sub.subOrganizationId })).userId).toBe(sub.rootUserIds[0]);
+    // The device key is not a login key: it survives.
+    expect((await httpClientFor(device).getWhoami({ organizationId: sub.subOrganizationId })).userId).toBe(sub.rootUserIds[0]);
+
+    const brief = generateP256KeyPair();
+    const res = await login(brief.publicKey, { expirationSeconds: '1' });
+    expect(Number(decodeJwtPayload(res.activity.result.stampLoginResult!.session)['exp'])).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 2);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await rejectionOf(httpClientFor(brief).getWhoami({ organizationId: sub.subOrganizationId }))).codes).toContain('API_KEY_EXPIRED');
+  });
+
   it('refuses a replayed passkey assertion: the signature counter must move forward', async () => {
     const sub = await createEndUser();
     const body = JSON.stringify({ organizationId: sub.subOrganizationId });

@@ -5,7 +5,7 @@
  * dropped on the change feed (LISTEN/NOTIFY, shared by every process) and after a short TTL, the
  * safety net should a notification be lost.
  */
-import type { ApiKey, Organization, TStore, User } from '@latchkey/persistence';
+import type { ApiKey, Organization, RootQuorumMember, TStore, User } from '@latchkey/persistence';
 
 export interface TAuthCacheOptions {
   ttlMs?: number;
@@ -43,6 +43,8 @@ export interface TAuthCache {
   /** Live API keys with this public key in any of the organizations. */
   apiKeys(organizationIds: string[], publicKey: string): Promise<ApiKey[]>;
   user(organizationId: string, userId: string): Promise<User | null>;
+  /** The organization's root quorum members (the policy engine's first read of every activity). */
+  rootQuorumMembers(organizationId: string): Promise<RootQuorumMember[]>;
   /** Handles a change-feed message (`topic:key`, or `*` for everything). */
   invalidate(message: string): void;
 }
@@ -54,6 +56,7 @@ export function createAuthCache(store: TStore, opts: TAuthCacheOptions = {}): TA
   const orgs = new TtlMap<Organization>(ttl, max, now);
   const keys = new TtlMap<ApiKey[]>(ttl, max, now);
   const users = new TtlMap<User>(ttl, max, now);
+  const quorums = new TtlMap<RootQuorumMember[]>(ttl, max, now);
   return {
     async organization(id) {
       const hit = orgs.get(id);
@@ -78,10 +81,20 @@ export function createAuthCache(store: TStore, opts: TAuthCacheOptions = {}): TA
       if (u) users.set(k, u);
       return u;
     },
+    async rootQuorumMembers(organizationId) {
+      const hit = quorums.get(organizationId);
+      if (hit) return hit;
+      const members = await store.organizations.rootQuorumMembers(organizationId);
+      quorums.set(organizationId, members);
+      return members;
+    },
     invalidate(message) {
       const topic = message.split(':', 1)[0];
       if (topic === 'credential' || message === '*') keys.clear();
-      if (topic === 'organization' || message === '*') orgs.clear();
+      if (topic === 'organization' || message === '*') {
+        orgs.clear();
+        quorums.clear();
+      }
       if (topic === 'user' || message === '*') users.clear();
     },
   };

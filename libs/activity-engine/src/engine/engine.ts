@@ -67,7 +67,7 @@ export function createEngine(opts: TEngineOptions) {
      */
     async submit(path: string, headers: THeaders, raw: Buffer): Promise<{ activity: TActivity }> {
       const { principal, body, organization, loginOrganization } = await authenticate(headers, raw);
-      const deps = { store: opts.store, vault: opts.vault, registry, policy, timestampWindowMs: opts.timestampWindowMs, now, services, onCommitted: (m: string) => cache.invalidate(m) };
+      const deps = { store: opts.store, vault: opts.vault, registry, policy, timestampWindowMs: opts.timestampWindowMs, now, services, cache, onCommitted: (m: string) => cache.invalidate(m) };
       if (path in VOTE_PATHS) return { activity: await voteOnActivity(deps, { path: path as keyof typeof VOTE_PATHS, principal, body, raw }) };
       const activity = await submitActivity(deps, { path, principal, organization, loginOrganization, body, raw });
       if (activity.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED') return { activity };

@@ -14,6 +14,7 @@ import type { TPolicyDecision, TPolicyEvaluator, TPolicyRequest } from './policy
 import type { TPrincipal } from './principal.js';
 import { activityToWire } from './serialize.js';
 import type { TEngineServices } from './services.js';
+import type { TAuthCache } from './auth-cache.js';
 import { nextStatus } from './status-machine.js';
 import type { TActivityRegistry } from '../registry.js';
 
@@ -30,6 +31,8 @@ export interface TSubmitDeps {
    * caches drop the stale entries at once (other processes hear the change feed a moment later).
    */
   onCommitted?: (message: string) => void;
+  /** Cached reads of the organization and its root quorum (invalidated by the change feed). */
+  cache?: Pick<TAuthCache, 'organization' | 'rootQuorumMembers'>;
 }
 
 export interface TSubmission {
@@ -124,9 +127,14 @@ export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise
     activity: { type, kind: activityKind(type), resource: def.resource, action: def.action, params, selfService: def.access?.selfService === true },
   };
   const now = new Date(deps.now());
+  const cache = deps.cache;
+  // The policy's first reads (organization, root quorum) come from the cache when warm.
+  const reads: TRepositories = cache
+    ? { ...deps.store, organizations: { ...deps.store.organizations, findById: (id) => cache.organization(id), rootQuorumMembers: (id) => cache.rootQuorumMembers(id) } }
+    : deps.store;
   const decision = await deps.policy.evaluate(
     request,
-    deps.store,
+    reads,
     { userIds: [s.principal.userId], details: async () => [await approverOf(deps.store, s.principal)] },
     () => conditionContext(deps.store, request, now),
   );
@@ -189,7 +197,8 @@ async function record(
         createdAt: idTimestamp(p.activityId),
       });
       if (after) await after(tx);
-      else await recordEvaluation(tx, p.organizationId, p.activityId, p.decision, row.createdAt);
+      // Allowed by the root quorum or implicitly, with no policy evaluated: nothing to record.
+      else if (p.decision.evaluations.length > 0) await recordEvaluation(tx, p.organizationId, p.activityId, p.decision, row.createdAt);
       const wire = activityToWire(row);
       await tx.outbox.append({ organizationId: p.organizationId, eventType: ACTIVITY_EVENT_TYPE, payload: { activity: wire } as object });
       return wire;
