@@ -76,7 +76,7 @@ export async function openPlatform(
   const services = createPlatformServices(opts.env ?? process.env, config, opts.logger ?? createLogger(config, 'platform'));
   const vault = await loadVault(config);
   const db = openDatabase(config.databaseUrl, opts.poolSize ? { max: opts.poolSize } : {});
-  const store = createStore(db.prisma);
+  const store = createStore(db.prisma, db.sql);
   const engine = createEngine({ store, vault, timestampWindowMs: config.timestampWindowMs, services });
   const feed = await startChangeFeed(config.databaseUrl, (m) => engine.cache.invalidate(m));
   return {

@@ -29,7 +29,7 @@ export async function createFixture(): Promise<TFixture> {
   const testDb: TTestDatabase = await createTestDatabase();
   await runMigrations(testDb.url);
   const db: TDatabase = openDatabase(testDb.url);
-  const store = createStore(db.prisma);
+  const store = createStore(db.prisma, db.sql);
   const vault = createKeyVault(generateMasterKey());
   await ensureServerKeys(store, vault);
   const kp = generateP256KeyPair();

@@ -1,5 +1,7 @@
 /** Signing through the engine with each kind of signWith, checked with independent libraries. */
 import { ed25519 } from '@noble/curves/ed25519.js';
+import { generateP256KeyPair, newId } from '@latchkey/crypto';
+import type { TActivity } from '@latchkey/domain';
 import { stopTestPostgres } from '@latchkey/persistence/testing';
 import { Signature, Transaction, hashMessage, recoverAddress } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,5 +81,64 @@ describe('signing', () => {
       signWith: 'nobody', payload: '00', encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_SHA256',
     });
     expect(unknown.failure?.message).toMatch(/nothing to sign with/);
+  });
+
+  it('records each signature once, without a transaction: repeats and concurrent copies answer with one activity and one outbox event', async () => {
+    const w = result<{ addresses: string[] }>(
+      await f.submit('create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', {
+        walletName: 'idempotent', accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+      }),
+      'createWalletResult',
+    );
+    const body = (payload: string) =>
+      JSON.stringify({ type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', timestampMs: String(Date.now()), organizationId: f.root.organizationId, parameters: { signWith: w.addresses[0], payload, encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP' } });
+    const send = async (b: string, kp = f.root) => (await f.engine.submit('sign_raw_payload', f.stamp(b, kp), Buffer.from(b))).activity;
+    const events = () => f.store.outbox.pendingCount();
+
+    const before = await events();
+    const once = body('aa'.repeat(32));
+    const first = await send(once);
+    expect(first.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect((await send(once)).id).toBe(first.id);
+    const racing = body('bb'.repeat(32));
+    const copies = await Promise.all([send(racing), send(racing), send(racing), send(racing)]);
+    expect(new Set(copies.map((c) => c.id)).size).toBe(1);
+    expect(copies.every((c) => c.status === 'ACTIVITY_STATUS_COMPLETED')).toBe(true);
+    expect(await events()).toBe(before + 2);
+    const stored = await f.store.activities.findById(f.root.organizationId, first.id);
+    expect(stored).toMatchObject({ status: 'ACTIVITY_STATUS_COMPLETED', fingerprint: first.fingerprint, result: first.result, intent: first.intent });
+    expect(stored!.updatedAt.getTime()).toBe(stored!.createdAt.getTime());
+  });
+
+  it('answers a repeated signature with the original even once a policy denies the signer; a new one is refused', async () => {
+    const w = result<{ addresses: string[] }>(
+      await f.submit('create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', {
+        walletName: 'policed', accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+      }),
+      'createWalletResult',
+    );
+    const kp = generateP256KeyPair();
+    const user = { ...f.root, ...kp };
+    const userId = newId();
+    await f.store.users.create({ id: userId, organizationId: f.root.organizationId, userName: 'signer' });
+    await f.store.credentials.createApiKey({ id: newId(), organizationId: f.root.organizationId, userId, name: 'k', publicKey: kp.publicKey, curve: 'API_KEY_CURVE_P256', credentialType: 'CREDENTIAL_TYPE_API_KEY_P256' });
+    const policy = (name: string, effect: string) =>
+      f.submit('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', { policyName: name, effect, consensus: `approvers.any(user, user.id == '${userId}')`, condition: "activity.action == 'SIGN'", notes: '' });
+    expect((await policy('signer may sign', 'EFFECT_ALLOW')).status).toBe('ACTIVITY_STATUS_COMPLETED');
+
+    const body = (payload: string) =>
+      JSON.stringify({ type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', timestampMs: String(Date.now()), organizationId: f.root.organizationId, parameters: { signWith: w.addresses[0], payload, encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP' } });
+    const send = async (b: string) => (await f.engine.submit('sign_raw_payload', f.stamp(b, user), Buffer.from(b))).activity;
+    const signed = body('cc'.repeat(32));
+    const first: TActivity = await send(signed);
+    expect(first.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    // Allowed by a policy: the evaluation is recorded with the activity.
+    expect(await f.store.policies.evaluations(f.root.organizationId, first.id)).toHaveLength(1);
+    expect((await send(signed)).id).toBe(first.id);
+
+    expect((await policy('signer may not sign', 'EFFECT_DENY')).status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect((await send(signed)).id).toBe(first.id);
+    const refused = await send(body('dd'.repeat(32))).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ httpStatus: 403 });
   });
 });

@@ -8,9 +8,29 @@ import { PrismaClient, type Prisma } from './generated/prisma/client.js';
 
 export type TDb = PrismaClient | Prisma.TransactionClient;
 
+/**
+ * Plain SQL on the pool, outside any transaction. Prisma costs about 0.2–0.5 ms of CPU per
+ * statement and an interactive transaction about 1.3 ms more; the few statements on the signing
+ * path (see docs/BENCHMARKS.md) skip it. Values are positional ($1, $2, …) as in PostgreSQL.
+ */
+export interface TSql {
+  query<R>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
+}
+
+/**
+ * Rows of one positional-parameter statement: on the pool's plain SQL when `sql` is given (the
+ * store bound outside a transaction), otherwise through Prisma (`db` may be a transaction).
+ */
+export async function rawRows<R>(db: TDb, sql: TSql | undefined, text: string, values: unknown[]): Promise<R[]> {
+  if (sql) return (await sql.query<R>(text, values)).rows;
+  return db.$queryRawUnsafe<R[]>(text, ...values);
+}
+
 export interface TDatabase {
   readonly prisma: PrismaClient;
   readonly url: string;
+  /** Plain SQL on the same pool (see TSql). */
+  readonly sql: TSql;
   /** Round trip to the server (readiness checks). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -30,6 +50,7 @@ export function openDatabase(url: string, opts: TDatabaseOptions = {}): TDatabas
   return {
     prisma,
     url,
+    sql: { query: <R>(text: string, values?: unknown[]) => pool.query(text, values) as unknown as Promise<{ rows: R[] }> },
     async ping() {
       await prisma.$queryRaw`SELECT 1`;
     },
@@ -41,11 +62,13 @@ export function openDatabase(url: string, opts: TDatabaseOptions = {}): TDatabas
 }
 
 /**
- * True when a Prisma error is a unique-constraint violation: P2002 from model queries, or a raw
- * query (P2010) whose driver error is PostgreSQL's 23505.
+ * True when an error is a unique-constraint violation: P2002 from Prisma's model queries, a Prisma
+ * raw query (P2010) whose driver error is PostgreSQL's 23505, or pg's own 23505 (plain SQL).
  */
 export function isUniqueViolation(e: unknown): boolean {
   if (typeof e !== 'object' || e === null) return false;
   const err = e as { code?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } };
+  // pg's own error, from plain SQL (TSql).
+  if (err.code === '23505') return true;
   return err.code === 'P2002' || (err.code === 'P2010' && err.meta?.driverAdapterError?.cause?.originalCode === '23505');
 }

@@ -3,7 +3,7 @@
  * default, external through DATABASE_URL; SQL migrations with a checksum-checking runner;
  * one repository per aggregate; the outbox.
  */
-export { openDatabase, isUniqueViolation, type TDatabase, type TDb } from './database.js';
+export { openDatabase, isUniqueViolation, type TDatabase, type TDb, type TSql } from './database.js';
 export { startEmbeddedPostgres, findRunningEmbeddedPostgres, freePort, type TEmbeddedPostgres, type TEmbeddedPostgresOptions } from './embedded/start-embedded-postgres.js';
 export { runMigrations, loadMigrations, defaultMigrationsDir, type TMigration, type TMigrationReport } from './migrations/run-migrations.js';
 export { createStore, CHANGE_CHANNEL, type TStore, type TRepositories, type TChangeTopic } from './store.js';
@@ -12,7 +12,7 @@ export { planPage, finishPage, type TPageRequest, type TSortDirection } from './
 export { processOutboxBatch, type TOutboxEvent, type TOutboxOutcome } from './repositories/outbox-repository.js';
 export type { TNewWallet, TNewWalletAccount } from './repositories/wallet-repository.js';
 export type { TNewActivity } from './repositories/activity-repository.js';
-export type { TNewPrivateKey, TPrivateKeyRecord } from './repositories/private-key-repository.js';
+export type { TNewPrivateKey, TPrivateKeyRecord, TSigningKeyRow } from './repositories/private-key-repository.js';
 export type { TImportKind } from './repositories/import-target-repository.js';
 export type { TSubOrganizationFilter } from './repositories/organization-repository.js';
 export type { TNewOtpRecord, TNewSession } from './repositories/login-repository.js';

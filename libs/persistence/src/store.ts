@@ -4,7 +4,7 @@
  * so a crash never leaves half of it.
  */
 import type { PrismaClient } from './generated/prisma/client.js';
-import type { TDb } from './database.js';
+import type { TDb, TSql } from './database.js';
 import { activityRepository } from './repositories/activity-repository.js';
 import { credentialRepository } from './repositories/credential-repository.js';
 import { organizationRepository } from './repositories/organization-repository.js';
@@ -18,14 +18,15 @@ import { systemRepository } from './repositories/system-repository.js';
 import { userRepository } from './repositories/user-repository.js';
 import { walletRepository } from './repositories/wallet-repository.js';
 
-function bindRepositories(db: TDb) {
+/** `sql` only outside a transaction: plain SQL cannot join Prisma's transaction connection. */
+function bindRepositories(db: TDb, sql?: TSql) {
   return {
     organizations: organizationRepository(db),
     users: userRepository(db),
     credentials: credentialRepository(db),
-    activities: activityRepository(db),
-    wallets: walletRepository(db),
-    privateKeys: privateKeyRepository(db),
+    activities: activityRepository(db, sql),
+    wallets: walletRepository(db, sql),
+    privateKeys: privateKeyRepository(db, sql),
     importTargets: importTargetRepository(db),
     logins: loginRepository(db),
     oauth2Credentials: oauth2CredentialRepository(db),
@@ -48,9 +49,13 @@ export interface TStore extends TRepositories {
 export const CHANGE_CHANNEL = 'latchkey_changes';
 export type TChangeTopic = 'credential' | 'organization' | 'user';
 
-export function createStore(prisma: PrismaClient): TStore {
+/**
+ * `sql` (TDatabase.sql) lets the hot statements outside transactions skip Prisma; without it every
+ * statement goes through Prisma (same results).
+ */
+export function createStore(prisma: PrismaClient, sql?: TSql): TStore {
   return {
-    ...bindRepositories(prisma),
+    ...bindRepositories(prisma, sql),
     transaction: (fn) => prisma.$transaction((tx) => fn(bindRepositories(tx)), { timeout: 30_000 }),
   };
 }

@@ -67,6 +67,13 @@ export interface TActivityDefinition<TParams = unknown, TResult extends Record<s
   action: string;
   access?: TActivityAccess;
   onFailure?: TFailureMode;
+  /**
+   * The handler only reads (signing): it runs outside any transaction, on the plain-SQL store, and
+   * the finished activity and its outbox event are written by one statement — no interactive
+   * transaction on the hot path (docs/BENCHMARKS.md). `ctx.tx` is then not transactional: a
+   * read-only handler must not write through it.
+   */
+  readOnly?: boolean;
   params: z.ZodType<TParams>;
   /**
    * Checks that need no database (paths, curve/format pairs). Throws AppError (400); runs before

@@ -6,7 +6,7 @@
  */
 import { activityFingerprint, idTimestamp, newId, type TKeyVault } from '@latchkey/crypto';
 import { AppError, fromZodIssues, ZActivityRequestSchema, type TActivity, type TActivityStatus } from '@latchkey/domain';
-import { isUniqueViolation, type Organization, type TRepositories, type TStore } from '@latchkey/persistence';
+import { isUniqueViolation, type Activity, type Organization, type TNewActivity, type TRepositories, type TStore } from '@latchkey/persistence';
 import { activityKind, type TActivityVersion, type TAnyActivityDefinition } from './activity-definition.js';
 import { approverOf, recordEvaluation, voteOf } from './consensus.js';
 import { conditionContext } from './policy-context.js';
@@ -112,8 +112,18 @@ export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise
   const organizationId = actingOrganization(def, s, requestedOrganizationId);
 
   const fingerprint = activityFingerprint(s.raw);
-  const existing = await deps.store.activities.findByFingerprint(organizationId, fingerprint);
-  if (existing) return activityToWire(existing);
+  // The idempotency lookup. A read-only activity skips it: its handler has no effects, so a repeat
+  // runs harmlessly and finds the original when its insert conflicts (one round trip fewer on the
+  // signing path); only a refusal looks first, below, so a repeat is never refused where the
+  // original went through.
+  const existingActivity = async () => {
+    const existing = await deps.store.activities.findByFingerprint(organizationId, fingerprint);
+    return existing ? activityToWire(existing) : undefined;
+  };
+  if (!def.readOnly) {
+    const existing = await existingActivity();
+    if (existing) return existing;
+  }
 
   const parsed = def.params.safeParse(parameters);
   if (!parsed.success) throw fromZodIssues('parameters', parsed.error.issues);
@@ -142,9 +152,12 @@ export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise
 
   switch (decision.outcome) {
     case 'OUTCOME_DENY_EXPLICIT':
-    case 'OUTCOME_DENY_IMPLICIT':
+    case 'OUTCOME_DENY_IMPLICIT': {
+      const existing = def.readOnly ? await existingActivity() : undefined;
+      if (existing) return existing;
       // Beyond Turnkey, the refusal names the policies that decided it.
       throw new AppError('REQUEST_NOT_AUTHORIZED', `request not authorized: ${decision.outcome}: ${decision.reason}`, { outcome: decision.outcome, policyIds: decision.decidingPolicyIds });
+    }
     case 'OUTCOME_REQUIRES_CONSENSUS':
       // Nothing runs yet: the activity waits, with the initiator's submission as its first approval.
       return record(deps, { ...pending, status: nextStatus(pending.status, 'CONSENSUS_REQUIRED'), result: {} }, undefined, async (tx) => {
@@ -183,19 +196,7 @@ async function record(
   try {
     return await deps.store.transaction(async (tx) => {
       const result = effects ? { [p.version.resultKey]: await effects(tx) } : p.result;
-      const row = await tx.activities.insert({
-        id: p.activityId,
-        organizationId: p.organizationId,
-        type: p.type,
-        status: p.status,
-        intent: { [p.version.intentKey]: p.params } as object,
-        result: result as object,
-        failure: (p.failure as object | undefined) ?? null,
-        fingerprint: p.fingerprint,
-        createdByUserId: p.principal.userId,
-        // From the id's own clock reading: listing by id and by createdAt then always agree.
-        createdAt: idTimestamp(p.activityId),
-      });
+      const row = await tx.activities.insert(activityRow({ ...p, result }));
       if (after) await after(tx);
       // Allowed by the root quorum or implicitly, with no policy evaluated: nothing to record.
       else if (p.decision.evaluations.length > 0) await recordEvaluation(tx, p.organizationId, p.activityId, p.decision, row.createdAt);
@@ -212,7 +213,51 @@ async function record(
   }
 }
 
+/**
+ * A read-only handler (signing): it runs on the store outside any transaction, then the activity
+ * and its outbox event go in with one statement. With a policy evaluation to record as well, the
+ * write falls back to `record`'s transaction (the handler's work is not repeated).
+ */
+async function executeReadOnly(deps: TSubmitDeps, def: TAnyActivityDefinition, p: TPending): Promise<TActivity> {
+  let result: Record<string, unknown>;
+  try {
+    const now = new Date(deps.now());
+    const ctx = { tx: deps.store, vault: deps.vault, organizationId: p.organizationId, activityId: p.activityId, principal: p.principal, now, services: deps.services, detached: deps.store };
+    result = { [p.version.resultKey]: await def.handle(ctx, p.params) };
+  } catch (e) {
+    if (!(e instanceof AppError) || def.onFailure === 'reject') throw e;
+    return record(deps, { ...p, status: nextStatus(p.status, 'EXECUTION_FAILED'), result: {}, failure: e.toBody() as unknown as Record<string, unknown> });
+  }
+  const completed = { ...p, status: nextStatus(p.status, 'EXECUTED'), result };
+  if (p.decision.evaluations.length > 0) return record(deps, completed);
+  const row = activityRow(completed);
+  const wire = activityToWire({ ...row, failure: null, updatedAt: row.createdAt } as Activity);
+  if (await deps.store.activities.insertWithEvent(row, { eventType: ACTIVITY_EVENT_TYPE, payload: { activity: wire } as object })) return wire;
+  // An identical submission got there first: its activity is the answer.
+  const winner = await deps.store.activities.findByFingerprint(p.organizationId, p.fingerprint);
+  if (!winner) throw new Error(`activity ${p.activityId}: neither inserted nor found by its fingerprint`);
+  return activityToWire(winner);
+}
+
+/** The row `record` and `executeReadOnly` write for a pending activity. */
+function activityRow(p: TPending & { result: Record<string, unknown>; failure?: Record<string, unknown> }): TNewActivity {
+  return {
+    id: p.activityId,
+    organizationId: p.organizationId,
+    type: p.type,
+    status: p.status,
+    intent: { [p.version.intentKey]: p.params } as object,
+    result: p.result as object,
+    failure: (p.failure as object | undefined) ?? null,
+    fingerprint: p.fingerprint,
+    createdByUserId: p.principal.userId,
+    // From the id's own clock reading: listing by id and by createdAt then always agree.
+    createdAt: idTimestamp(p.activityId),
+  };
+}
+
 async function execute(deps: TSubmitDeps, def: TAnyActivityDefinition, p: TPending): Promise<TActivity> {
+  if (def.readOnly) return executeReadOnly(deps, def, p);
   const completed = nextStatus(p.status, 'EXECUTED');
   const changes: string[] = [];
   try {

@@ -1,5 +1,5 @@
 /** Activities and their votes. The (organization, fingerprint) pair is unique: the idempotency key. */
-import type { TDb } from '../database.js';
+import { rawRows, type TDb, type TSql } from '../database.js';
 import type { Activity, Prisma, Vote } from '../generated/prisma/client.js';
 import { finishPage, planPage, type TPageRequest } from '../pagination.js';
 
@@ -23,7 +23,11 @@ export interface TActivityListQuery extends TPageRequest {
   types?: string[] | undefined;
 }
 
-export function activityRepository(db: TDb) {
+/** The activity columns under their Prisma names (plain SQL returns rows of the `Activity` shape). */
+const ACTIVITY_COLUMNS = `id, organization_id AS "organizationId", type, status, intent, result, failure, fingerprint,
+  created_by_user_id AS "createdByUserId", created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+export function activityRepository(db: TDb, sql?: TSql) {
   return {
     async insert(a: TNewActivity): Promise<Activity> {
       const { failure, ...rest } = a;
@@ -32,8 +36,45 @@ export function activityRepository(db: TDb) {
     async findById(organizationId: string, id: string): Promise<Activity | null> {
       return db.activity.findFirst({ where: { organizationId, id } });
     },
+    /** The idempotency lookup every submission makes: plain SQL outside a transaction (see TSql). */
     async findByFingerprint(organizationId: string, fingerprint: string): Promise<Activity | null> {
-      return db.activity.findUnique({ where: { organizationId_fingerprint: { organizationId, fingerprint } } });
+      if (!sql) return db.activity.findUnique({ where: { organizationId_fingerprint: { organizationId, fingerprint } } });
+      const rows = await rawRows<Activity>(db, sql, `SELECT ${ACTIVITY_COLUMNS} FROM activities WHERE organization_id = $1 AND fingerprint = $2`, [organizationId, fingerprint]);
+      return rows[0] ?? null;
+    },
+    /**
+     * Inserts a finished activity and its outbox event in one statement: atomic without a
+     * transaction, for activities whose handler wrote nothing (signing). Returns false, writing
+     * nothing, when an activity with the same fingerprint exists (a racing identical submission).
+     */
+    async insertWithEvent(a: TNewActivity, event: { eventType: string; payload: Prisma.InputJsonValue }): Promise<boolean> {
+      const rows = await rawRows<{ id: unknown }>(
+        db,
+        sql,
+        `WITH inserted AS (
+           INSERT INTO activities (id, organization_id, type, status, intent, result, failure, fingerprint, created_by_user_id, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10::timestamptz, $10::timestamptz)
+           ON CONFLICT (organization_id, fingerprint) DO NOTHING
+           RETURNING organization_id)
+         INSERT INTO outbox_events (organization_id, event_type, payload)
+         SELECT organization_id, $11, $12::jsonb FROM inserted
+         RETURNING id`,
+        [
+          a.id,
+          a.organizationId,
+          a.type,
+          a.status,
+          JSON.stringify(a.intent),
+          JSON.stringify(a.result),
+          a.failure == null ? null : JSON.stringify(a.failure),
+          a.fingerprint,
+          a.createdByUserId,
+          a.createdAt.toISOString(),
+          event.eventType,
+          JSON.stringify(event.payload),
+        ],
+      );
+      return rows.length > 0;
     },
     /** Newest first. */
     async list(q: TActivityListQuery): Promise<Activity[]> {

@@ -1,5 +1,5 @@
 /** Private keys (key material only ever sealed by the key vault), their addresses and their tags. */
-import type { TDb } from '../database.js';
+import { rawRows, type TDb, type TSql } from '../database.js';
 import type { PrivateKey, PrivateKeyAddress, PrivateKeyTag } from '../generated/prisma/client.js';
 
 export interface TNewPrivateKey {
@@ -19,7 +19,15 @@ export interface TPrivateKeyRecord extends PrivateKey {
   tagIds: string[];
 }
 
-export function privateKeyRepository(db: TDb) {
+/** A private key as signing reads it (findSigningKey). */
+export interface TSigningKeyRow {
+  id: string;
+  curve: string;
+  publicKey: string;
+  sealedPrivateKey: string;
+}
+
+export function privateKeyRepository(db: TDb, sql?: TSql) {
   /** Attaches addresses and tag ids to key rows (two queries, whatever the number of keys). */
   async function withDetails(organizationId: string, keys: PrivateKey[]): Promise<TPrivateKeyRecord[]> {
     if (keys.length === 0) return [];
@@ -48,6 +56,24 @@ export function privateKeyRepository(db: TDb) {
     },
     async findByIds(organizationId: string, ids: string[]): Promise<PrivateKey[]> {
       return db.privateKey.findMany({ where: { organizationId, id: { in: ids }, deletedAt: null } });
+    },
+    /**
+     * What signing with a live key needs, by its id or, failing that, one of its addresses (signWith
+     * may name either): one statement, plain SQL outside a transaction (see TSql).
+     */
+    async findSigningKey(organizationId: string, idOrAddress: string): Promise<TSigningKeyRow | null> {
+      const rows = await rawRows<TSigningKeyRow>(
+        db,
+        sql,
+        `SELECT k.id, k.curve, k.public_key AS "publicKey", k.sealed_private_key AS "sealedPrivateKey"
+         FROM private_keys k
+         WHERE k.organization_id = $1 AND k.deleted_at IS NULL
+           AND (k.id = $2 OR k.id IN (SELECT private_key_id FROM private_key_addresses WHERE organization_id = $1 AND address = $2))
+         ORDER BY (k.id = $2) DESC, k.id
+         LIMIT 1`,
+        [organizationId, idOrAddress],
+      );
+      return rows[0] ?? null;
     },
     /** A live key by one of its addresses (signWith may name a key by address). */
     async findByAddress(organizationId: string, address: string): Promise<PrivateKey | null> {

@@ -2,7 +2,7 @@
  * HD wallets (their seed only ever sealed by the key vault) and their derived accounts (each
  * account's private key, since migration 0009, sealed by the vault as well).
  */
-import type { TDb } from '../database.js';
+import { rawRows, type TDb, type TSql } from '../database.js';
 import type { Wallet, WalletAccount } from '../generated/prisma/client.js';
 import { finishPage, planPage, type TPageRequest } from '../pagination.js';
 
@@ -66,7 +66,7 @@ async function insertAccounts(db: TDb, accounts: TNewWalletAccount[]): Promise<v
       ${col('publicKey')}::text[], ${col('name')}::text[], ${col('sealedPrivateKey')}::text[])`;
 }
 
-export function walletRepository(db: TDb) {
+export function walletRepository(db: TDb, sql?: TSql) {
   return {
     async create(w: TNewWallet, accounts: TNewWalletAccount[]): Promise<Wallet> {
       const wallet = await db.wallet.create({ data: { ...w, imported: w.imported ?? false } });
@@ -110,15 +110,20 @@ export function walletRepository(db: TDb) {
      * wallet). The seed is returned only for accounts that have no sealed key of their own.
      */
     async findAccountKeySource(organizationId: string, address: string): Promise<TAccountKeySource | null> {
-      const rows = await db.$queryRaw<TAccountKeySource[]>`
-        SELECT a.id, a.wallet_id AS "walletId", a.curve, a.path, a.address, a.public_key AS "publicKey",
-               a.sealed_private_key AS "sealedPrivateKey",
-               CASE WHEN a.sealed_private_key IS NULL THEN w.sealed_seed END AS "sealedSeed"
-        FROM wallet_accounts a
-        JOIN wallets w ON w.organization_id = a.organization_id AND w.id = a.wallet_id AND w.deleted_at IS NULL
-        WHERE a.organization_id = ${organizationId} AND a.address = ${address} AND a.deleted_at IS NULL
-        ORDER BY a.id
-        LIMIT 1`;
+      // On the signing path: plain SQL when outside a transaction (see TSql).
+      const rows = await rawRows<TAccountKeySource>(
+        db,
+        sql,
+        `SELECT a.id, a.wallet_id AS "walletId", a.curve, a.path, a.address, a.public_key AS "publicKey",
+                a.sealed_private_key AS "sealedPrivateKey",
+                CASE WHEN a.sealed_private_key IS NULL THEN w.sealed_seed END AS "sealedSeed"
+         FROM wallet_accounts a
+         JOIN wallets w ON w.organization_id = a.organization_id AND w.id = a.wallet_id AND w.deleted_at IS NULL
+         WHERE a.organization_id = $1 AND a.address = $2 AND a.deleted_at IS NULL
+         ORDER BY a.id
+         LIMIT 1`,
+        [organizationId, address],
+      );
       return rows[0] ?? null;
     },
     async markAccountExported(organizationId: string, id: string): Promise<void> {

@@ -1,8 +1,9 @@
 /**
  * `signWith` → the key that signs: a wallet account address (its own sealed key, or, for accounts
  * derived before migration 0009, re-derived from the wallet's sealed seed), a private key id, or a
- * private key address. Each kind is looked up in one query, inside the activity's transaction. The
- * private bytes live only for the callback and are wiped after it, whatever happens.
+ * private key address. Each kind is looked up in one query (signing is read-only: outside any
+ * transaction, on plain SQL — see TActivityDefinition.readOnly). The private bytes live only for
+ * the callback and are wiped after it, whatever happens.
  */
 import type { TCurveName } from '@latchkey/crypto';
 import { AppError } from '@latchkey/domain';
@@ -24,9 +25,8 @@ async function resolve(ctx: TActivityContext, signWith: string): Promise<TSignin
   if (account) {
     return { curve: account.curve as TCurveName, privateKey: openAccountKey(ctx.vault, account), publicKey: Buffer.from(account.publicKey, 'hex') };
   }
-  // By id: the bare row (one query; findById would also read the key's addresses and tags).
-  const [byId] = await ctx.tx.privateKeys.findByIds(org, [signWith]);
-  const pk = byId ?? (await ctx.tx.privateKeys.findByAddress(org, signWith));
+  // A private key by id or address, in one query.
+  const pk = await ctx.tx.privateKeys.findSigningKey(org, signWith);
   if (pk) {
     return { curve: pk.curve as TCurveName, privateKey: ctx.vault.open(pk.sealedPrivateKey, privateKeyAad(pk.id)), publicKey: Buffer.from(pk.publicKey, 'hex') };
   }

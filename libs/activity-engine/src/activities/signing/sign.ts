@@ -35,6 +35,7 @@ export const signRawPayload: TActivityDefinition<TSignRawPayloadIntent, TSignatu
   versions: [{ type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', intentKey: 'signRawPayloadIntentV2', resultKey: 'signRawPayloadResult' }],
   resource: 'PRIVATE_KEY',
   action: 'SIGN',
+  readOnly: true,
   params: ZSignRawPayloadIntentSchema,
   handle: (ctx, p) =>
     withSigningKey(ctx, p.signWith, (key) =>
@@ -47,6 +48,7 @@ export const signRawPayloads: TActivityDefinition<TSignRawPayloadsIntent, TSignR
   versions: [{ type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS', intentKey: 'signRawPayloadsIntent', resultKey: 'signRawPayloadsResult' }],
   resource: 'PRIVATE_KEY',
   action: 'SIGN',
+  readOnly: true,
   params: ZSignRawPayloadsIntentSchema,
   handle: (ctx, p) =>
     withSigningKey(ctx, p.signWith, (key) => ({
@@ -61,6 +63,7 @@ export const signTransaction: TActivityDefinition<TSignTransactionIntent, TSignT
   versions: [{ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intentKey: 'signTransactionIntentV2', resultKey: 'signTransactionResult' }],
   resource: 'PRIVATE_KEY',
   action: 'SIGN',
+  readOnly: true,
   params: ZSignTransactionIntentSchema,
   handle: (ctx, p) =>
     withSigningKey(ctx, p.signWith, (key) => ({
