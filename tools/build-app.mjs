@@ -18,13 +18,20 @@ const externalDependencies = {
   },
 };
 
+/** Worker-thread scripts every app carries beside main.mjs (the engine finds them by name). */
+const WORKERS = { 'derivation-worker.mjs': join(root, 'libs/crypto/src/derivation/derivation-worker.ts') };
+
 async function bundle(projectDir) {
   const dir = resolve(projectDir);
   const entry = join(dir, 'src', 'main.ts');
   if (!existsSync(entry)) throw new Error(`${entry} not found`);
+  await Promise.all([esbuild(entry, join(dir, 'dist', 'main.mjs')), ...Object.entries(WORKERS).map(([name, src]) => esbuild(src, join(dir, 'dist', name)))]);
+}
+
+async function esbuild(entry, outfile) {
   await build({
     entryPoints: [entry],
-    outfile: join(dir, 'dist', 'main.mjs'),
+    outfile,
     bundle: true,
     platform: 'node',
     format: 'esm',

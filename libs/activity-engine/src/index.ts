@@ -24,7 +24,8 @@ export {
   type TNewRootOrganization,
   type TServerPublicKeys,
 } from './installation/installation.js';
-export { openPlatform, loadVault, createLogger, REDACTED_LOG_PATHS, type TPlatform } from './platform.js';
+export { openPlatform, loadVault, createLogger, createDerivation, REDACTED_LOG_PATHS, type TPlatform } from './platform.js';
+export { unconfiguredServices, type TEngineServices } from './engine/services.js';
 export * from './delivery/index.js';
 export * from './oidc/index.js';
 export { OIDC_DISCOVERY_PATH, OIDC_JWKS_PATH, oidcDiscoveryDocument, oidcIssuerJwks } from './activities/oauth2/oidc-issuer.js';

@@ -4,8 +4,10 @@
  * keeps this process's caches honest, and the engine. Also the one logger configuration, with
  * every header or field that could carry a secret redacted.
  */
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createKeyVault, loadOrCreateMasterKeyFile, parseMasterKey, type TKeyVault } from '@latchkey/crypto';
+import { fileURLToPath } from 'node:url';
+import { createDerivationPool, createKeyVault, defaultDerivationWorkers, loadOrCreateMasterKeyFile, parseMasterKey, type TDerivationPool, type TKeyVault } from '@latchkey/crypto';
 import type { TConfig } from '@latchkey/domain';
 import { createStore, openDatabase, startChangeFeed, type TDatabase, type TStore } from '@latchkey/persistence';
 import pino, { type Logger } from 'pino';
@@ -52,16 +54,49 @@ export async function loadVault(config: TConfig): Promise<TKeyVault> {
 }
 
 /**
+ * The worker script of the derivation pool, bundled next to the app (tools/build-app.mjs puts
+ * dist/derivation-worker.mjs beside dist/main.mjs); undefined when running from sources.
+ */
+function bundledDerivationWorker(): URL | undefined {
+  const url = new URL('./derivation-worker.mjs', import.meta.url);
+  return url.protocol === 'file:' && existsSync(fileURLToPath(url)) ? url : undefined;
+}
+
+/**
+ * LATCHKEY_DERIVATION_WORKERS: worker threads that derive large account batches (default: the
+ * machine's parallelism, at most 4; 0 derives on the main thread). Undefined: no pool.
+ * @throws Error naming the variable when it is not an integer from 0 to 64
+ */
+export function createDerivation(env: Record<string, string | undefined>, workerUrl = bundledDerivationWorker()): TDerivationPool | undefined {
+  const raw = env['LATCHKEY_DERIVATION_WORKERS']?.trim();
+  const size = raw ? Number(raw) : defaultDerivationWorkers();
+  if (!Number.isInteger(size) || size < 0 || size > 64) throw new Error(`LATCHKEY_DERIVATION_WORKERS must be an integer from 0 to 64, got ${JSON.stringify(raw)}`);
+  if (size === 0 || !workerUrl) return undefined;
+  return createDerivationPool({ workerUrl, size });
+}
+
+/**
  * Mail (SMTP from LATCHKEY_SMTP_URL, else the developer outbox in $LATCHKEY_DATA_DIR/outbox), SMS
- * (LATCHKEY_SMS_PROVIDER), OIDC verification and the OAuth 2.0 provider endpoints
- * (LATCHKEY_OAUTH2_*), from the environment.
- * @throws Error naming an invalid delivery or OAuth 2.0 variable
+ * (LATCHKEY_SMS_PROVIDER), OIDC verification, the OAuth 2.0 provider endpoints
+ * (LATCHKEY_OAUTH2_*) and the derivation pool (LATCHKEY_DERIVATION_WORKERS), from the environment.
+ * @throws Error naming an invalid delivery, OAuth 2.0 or derivation variable
  */
 export function createPlatformServices(env: Record<string, string | undefined>, config: TConfig, logger: Logger): TEngineServices & { close(): Promise<void> } {
   const delivery = readDeliveryConfig(env, resolve(config.dataDir));
-  const mail = createMailer(delivery, logger);
   const oauth2 = readOauth2Config(env, config.publicUrl);
-  return { mail, sms: createSmsProvider(delivery, logger), oidc: createOidcVerifier(), oauth2, close: () => mail.close() };
+  const derivation = createDerivation(env);
+  const mail = createMailer(delivery, logger);
+  return {
+    mail,
+    sms: createSmsProvider(delivery, logger),
+    oidc: createOidcVerifier(),
+    oauth2,
+    ...(derivation ? { derivation } : {}),
+    async close() {
+      await mail.close();
+      await derivation?.close();
+    },
+  };
 }
 
 /**

@@ -6,7 +6,7 @@ import { createKeyVault, generateMasterKey, generateP256KeyPair, signP256, type 
 import { createStore, openDatabase, runMigrations, type TDatabase, type TStore } from '@latchkey/persistence';
 import { createTestDatabase, type TTestDatabase } from '@latchkey/persistence/testing';
 import type { TActivity } from '@latchkey/domain';
-import { bootstrapInstallation, createEngine, ensureServerKeys, type TEngine } from '../src/index.js';
+import { bootstrapInstallation, createEngine, ensureServerKeys, unconfiguredServices, type TEngine, type TEngineServices } from '../src/index.js';
 
 export interface TKeyPair {
   publicKey: string;
@@ -25,7 +25,7 @@ export interface TFixture {
   close(): Promise<void>;
 }
 
-export async function createFixture(): Promise<TFixture> {
+export async function createFixture(opts: { services?: Partial<TEngineServices> } = {}): Promise<TFixture> {
   const testDb: TTestDatabase = await createTestDatabase();
   await runMigrations(testDb.url);
   const db: TDatabase = openDatabase(testDb.url);
@@ -35,7 +35,7 @@ export async function createFixture(): Promise<TFixture> {
   const kp = generateP256KeyPair();
   const boot = await bootstrapInstallation(store, { rootApiPublicKey: kp.publicKey });
   const root = { organizationId: boot.organizationId, userId: boot.userId, publicKey: kp.publicKey, privateKey: kp.privateKey };
-  const engine = createEngine({ store, vault, timestampWindowMs: 300_000 });
+  const engine = createEngine({ store, vault, timestampWindowMs: 300_000, ...(opts.services ? { services: { ...unconfiguredServices(), ...opts.services } } : {}) });
   const stamp = (body: string, key: TKeyPair = root) => {
     const json = JSON.stringify({ publicKey: key.publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature: signP256(key.privateKey, Buffer.from(body)) });
     return { 'x-stamp': Buffer.from(json).toString('base64url') };

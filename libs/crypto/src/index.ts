@@ -45,6 +45,16 @@ export { activityFingerprint, sha256Hex } from './hash.js';
 export { idTimestamp, newId } from './ids.js';
 
 export { HARDENED_OFFSET, DerivationError, parseDerivationPath, type TParsedPath } from './derivation/derivation-path.js';
+export {
+  createDerivationPool,
+  defaultDerivationWorkers,
+  deriveAccountBatch,
+  inlineDerivation,
+  type TAccountSpec,
+  type TDerivationPool,
+  type TDerivationPoolOptions,
+  type TDerivedAccount,
+} from './derivation/derivation-pool.js';
 export { MNEMONIC_LENGTHS, SeedDeriver, createMnemonic, isValidMnemonic, mnemonicToSeed, type TCurveName, type TDerivedKey } from './derivation/derive-key.js';
 export { AddressFormatError, SUPPORTED_ADDRESS_FORMATS, assertAddressFormat, curvesForAddressFormat, encodeAddress } from './addresses/encode-address.js';
 export type { TFormatSpec, TFormatTable } from './addresses/format-spec.js';

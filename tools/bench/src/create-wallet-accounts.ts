@@ -37,6 +37,10 @@ const settings = {
   warmups: intFromEnv('BENCH_WARMUPS', 2),
   accounts: intFromEnv('BENCH_ACCOUNTS', 100),
   latchkeyLogLevel: process.env['BENCH_LATCHKEY_LOG_LEVEL'] || 'warn',
+  // The server's derivation worker threads (LATCHKEY_DERIVATION_WORKERS, inherited by the server):
+  // 'default' is the machine's parallelism, at most 4; 0 derives on the server's main thread, like
+  // the baseline.
+  derivationWorkers: process.env['LATCHKEY_DERIVATION_WORKERS'] || 'default',
 };
 
 const ethereumPath = (index: number): string => `m/44'/60'/0'/0/${index}`;
@@ -304,7 +308,7 @@ async function main(): Promise<number> {
   const machine = describeMachine();
   printMachine(machine);
   console.log(
-    `settings: ${settings.rounds} rounds after ${settings.warmups} warm-ups, ${settings.accounts} Ethereum accounts per activity, latchkey log level ${settings.latchkeyLogLevel}, ${os.cpus().length} CPUs shared by client, server and database`,
+    `settings: ${settings.rounds} rounds after ${settings.warmups} warm-ups, ${settings.accounts} Ethereum accounts per activity, latchkey log level ${settings.latchkeyLogLevel}, server derivation workers ${settings.derivationWorkers}, ${os.cpus().length} CPUs shared by client, server and database`,
   );
   return withLatchkey(settings.latchkeyLogLevel, (target) => run(target, machine));
 }

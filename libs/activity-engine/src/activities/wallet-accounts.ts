@@ -10,10 +10,11 @@ import {
   HARDENED_OFFSET,
   SeedDeriver,
   assertAddressFormat,
-  encodeAddress,
+  inlineDerivation,
   newId,
   parseDerivationPath,
   type TCurveName,
+  type TDerivationPool,
   type TKeyVault,
 } from '@latchkey/crypto';
 import { AppError, type TWalletAccountParams } from '@latchkey/domain';
@@ -53,21 +54,25 @@ export function validateAccountParams(accounts: readonly TWalletAccountParams[])
 }
 
 /**
- * Derives accounts of one seed into rows ready to insert. With `vault`, each row carries its
- * private key sealed to the row's id (what signing opens later); without (rows that will not be
- * stored: `persist: false`), nothing is sealed. Private keys are wiped after use either way.
+ * Derives accounts of one seed into rows ready to insert: on the derivation pool's worker threads
+ * when the batch is large and a pool is configured (services.derivation), else inline. With
+ * `vault`, each row carries its private key sealed to the row's id (what signing opens later);
+ * without (rows that will not be stored: `persist: false`), nothing is sealed. Private keys are
+ * wiped after use either way.
  */
-export function deriveAccounts(
+export async function deriveAccounts(
+  derivation: TDerivationPool | undefined,
   mnemonic: string,
   organizationId: string,
   walletId: string,
   accounts: readonly TWalletAccountParams[],
   vault?: Pick<TKeyVault, 'seal'>,
-): TNewWalletAccount[] {
-  const deriver = SeedDeriver.fromMnemonic(mnemonic);
-  return accounts.map((a) => {
-    const key = deriver.derive(a.curve, a.path);
-    try {
+): Promise<TNewWalletAccount[]> {
+  const specs = accounts.map((a) => ({ curve: a.curve, path: a.path, addressFormat: a.addressFormat }));
+  const derived = await (derivation ?? INLINE).derive(mnemonic, specs);
+  try {
+    return derived.map((key, i) => {
+      const a = accounts[i]!;
       const id = newId();
       return {
         id,
@@ -77,17 +82,18 @@ export function deriveAccounts(
         pathFormat: a.pathFormat,
         path: key.path,
         addressFormat: a.addressFormat,
-        // Derivation has the uncompressed point already: Ethereum's encoder needs no decompression.
-        address: encodeAddress(a.curve, a.addressFormat, key.publicKey, key.uncompressedPublicKey),
+        address: key.address,
         publicKey: Buffer.from(key.publicKey).toString('hex'),
         name: a.name ?? null,
         sealedPrivateKey: vault ? vault.seal(key.privateKey, walletAccountKeyAad(id)) : null,
       };
-    } finally {
-      key.privateKey.fill(0);
-    }
-  });
+    });
+  } finally {
+    for (const key of derived) key.privateKey.fill(0);
+  }
 }
+
+const INLINE = inlineDerivation();
 
 /**
  * The private key of a wallet account, for one operation (the caller wipes it): opened from the
@@ -123,7 +129,7 @@ export async function storeNewWallet(
   w: { name: string; mnemonic: string; accounts: readonly TWalletAccountParams[]; imported: boolean },
 ): Promise<{ walletId: string; addresses: string[] }> {
   const walletId = newId();
-  const accounts = deriveAccounts(w.mnemonic, ctx.organizationId, walletId, w.accounts, ctx.vault);
+  const accounts = await deriveAccounts(ctx.services.derivation, w.mnemonic, ctx.organizationId, walletId, w.accounts, ctx.vault);
   try {
     await ctx.tx.wallets.create(
       {

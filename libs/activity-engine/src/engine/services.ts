@@ -4,7 +4,7 @@
  * real ones from the configuration; tests pass their own (a real SMTP capture server, a real
  * OpenID provider), behind the same interfaces.
  */
-import type { TKeyVault } from '@latchkey/crypto';
+import type { TDerivationPool, TKeyVault } from '@latchkey/crypto';
 import type { TRepositories } from '@latchkey/persistence';
 import type { TMailer } from '../delivery/mailer.js';
 import type { TSmsProvider } from '../delivery/sms.js';
@@ -26,6 +26,8 @@ export interface TEngineServices {
   oidc: TIdTokenVerifier;
   /** oauth2_authenticate's provider endpoints and Latchkey's issuer URL; absent: that activity is refused. */
   oauth2?: TOauth2Config;
+  /** Worker threads for large account batches (derivation-pool.ts); absent: derivation runs inline. */
+  derivation?: TDerivationPool;
 }
 
 export interface TServerKey {

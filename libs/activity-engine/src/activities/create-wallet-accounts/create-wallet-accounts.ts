@@ -24,7 +24,7 @@ export const createWalletAccounts: TActivityDefinition<TCreateWalletAccountsInte
   async handle(ctx, p) {
     const wallet = await ctx.tx.wallets.findById(ctx.organizationId, p.walletId);
     if (!wallet) throw new AppError('NOT_FOUND', `wallet not found: ${p.walletId}`, { walletId: p.walletId });
-    const accounts = deriveAccounts(openWalletSeed(ctx.vault, wallet), ctx.organizationId, wallet.id, p.accounts, p.persist ? ctx.vault : undefined);
+    const accounts = await deriveAccounts(ctx.services.derivation, openWalletSeed(ctx.vault, wallet), ctx.organizationId, wallet.id, p.accounts, p.persist ? ctx.vault : undefined);
     if (p.persist) {
       try {
         await ctx.tx.wallets.addAccounts(accounts);

@@ -145,7 +145,7 @@ describe('wallet-account keys sealed at rest', () => {
     const w = await newWallet('legacy', [eth(0)]);
     const wallet = (await store.wallets.findById(organizationId, w.walletId))!;
     // A row as 0009 found it: derived and stored without a sealed key.
-    const [legacy] = deriveAccounts(openWalletSeed(vault, wallet), organizationId, w.walletId, [eth(7)]);
+    const [legacy] = await deriveAccounts(undefined, openWalletSeed(vault, wallet), organizationId, w.walletId, [eth(7)]);
     expect(legacy!.sealedPrivateKey).toBeNull();
     await store.wallets.addAccounts([legacy!]);
     expect((await rows('id = $1', legacy!.id))[0]!.sealed_private_key).toBeNull();
