@@ -14,15 +14,17 @@ export type TDb = PrismaClient | Prisma.TransactionClient;
  * path (see docs/BENCHMARKS.md) skip it. Values are positional ($1, $2, …) as in PostgreSQL.
  */
 export interface TSql {
-  query<R>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
+  /** With `name`, a prepared statement: parsed and planned once per connection. */
+  query<R>(text: string, values?: unknown[], name?: string): Promise<{ rows: R[] }>;
 }
 
 /**
  * Rows of one positional-parameter statement: on the pool's plain SQL when `sql` is given (the
- * store bound outside a transaction), otherwise through Prisma (`db` may be a transaction).
+ * store bound outside a transaction; `name` makes it a prepared statement, for the statements run
+ * on every signature), otherwise through Prisma (`db` may be a transaction).
  */
-export async function rawRows<R>(db: TDb, sql: TSql | undefined, text: string, values: unknown[]): Promise<R[]> {
-  if (sql) return (await sql.query<R>(text, values)).rows;
+export async function rawRows<R>(db: TDb, sql: TSql | undefined, text: string, values: unknown[], name?: string): Promise<R[]> {
+  if (sql) return (await sql.query<R>(text, values, name)).rows;
   return db.$queryRawUnsafe<R[]>(text, ...values);
 }
 
@@ -50,7 +52,10 @@ export function openDatabase(url: string, opts: TDatabaseOptions = {}): TDatabas
   return {
     prisma,
     url,
-    sql: { query: <R>(text: string, values?: unknown[]) => pool.query(text, values) as unknown as Promise<{ rows: R[] }> },
+    sql: {
+      query: <R>(text: string, values?: unknown[], name?: string) =>
+        pool.query(name ? { name, text, values: values ?? [] } : { text, values: values ?? [] }) as unknown as Promise<{ rows: R[] }>,
+    },
     async ping() {
       await prisma.$queryRaw`SELECT 1`;
     },

@@ -39,7 +39,7 @@ export function activityRepository(db: TDb, sql?: TSql) {
     /** The idempotency lookup every submission makes: plain SQL outside a transaction (see TSql). */
     async findByFingerprint(organizationId: string, fingerprint: string): Promise<Activity | null> {
       if (!sql) return db.activity.findUnique({ where: { organizationId_fingerprint: { organizationId, fingerprint } } });
-      const rows = await rawRows<Activity>(db, sql, `SELECT ${ACTIVITY_COLUMNS} FROM activities WHERE organization_id = $1 AND fingerprint = $2`, [organizationId, fingerprint]);
+      const rows = await rawRows<Activity>(db, sql, `SELECT ${ACTIVITY_COLUMNS} FROM activities WHERE organization_id = $1 AND fingerprint = $2`, [organizationId, fingerprint], 'activity-by-fingerprint');
       return rows[0] ?? null;
     },
     /**
@@ -73,6 +73,7 @@ export function activityRepository(db: TDb, sql?: TSql) {
           event.eventType,
           JSON.stringify(event.payload),
         ],
+        'insert-activity-with-event',
       );
       return rows.length > 0;
     },

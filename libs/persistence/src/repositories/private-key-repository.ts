@@ -72,6 +72,7 @@ export function privateKeyRepository(db: TDb, sql?: TSql) {
          ORDER BY (k.id = $2) DESC, k.id
          LIMIT 1`,
         [organizationId, idOrAddress],
+        'signing-key',
       );
       return rows[0] ?? null;
     },

@@ -123,6 +123,7 @@ export function walletRepository(db: TDb, sql?: TSql) {
          ORDER BY a.id
          LIMIT 1`,
         [organizationId, address],
+        'account-key-source',
       );
       return rows[0] ?? null;
     },
