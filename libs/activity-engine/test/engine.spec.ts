@@ -8,7 +8,7 @@ import type { TStore } from '@latchkey/persistence';
 import { stopTestPostgres } from '@latchkey/persistence/testing';
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TEngine } from '../src/index.js';
+import { createEngine, type TEngine } from '../src/index.js';
 import { createFixture, type TFixture, type TKeyPair } from './fixture.js';
 
 let f: TFixture;
@@ -59,6 +59,28 @@ describe('activity engine', () => {
     const b = await submit(body);
     expect(b.activity.id).toBe(a.activity.id);
     expect((await store.wallets.list(root.organizationId)).filter((w) => w.name === 'same')).toHaveLength(1);
+  });
+
+  it('answers a submission that lost the race to an identical one with the winner, rolling its effects back', async () => {
+    const created = await submit(activityBody({ walletName: 'racing', accounts: [] }));
+    const walletId = (created.activity.result as { createWalletResult: { walletId: string } }).createWalletResult.walletId;
+    const body = JSON.stringify({ type: 'ACTIVITY_TYPE_UPDATE_WALLET', timestampMs: String(Date.now()), organizationId: root.organizationId, parameters: { walletId, walletName: 'raced' } });
+    const events = await store.outbox.pendingCount();
+    const first = await engine.submit('update_wallet', stamp(body, root), Buffer.from(body));
+    expect(first.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    // A second engine whose idempotency lookup misses once: as if it had looked before the first committed.
+    let misses = 1;
+    const late = createEngine({
+      store: { ...store, activities: { ...store.activities, findByFingerprint: (o: string, fp: string) => (misses-- > 0 ? Promise.resolve(null) : store.activities.findByFingerprint(o, fp)) } },
+      vault: f.vault,
+      timestampWindowMs: 300_000,
+    });
+    const second = await late.submit('update_wallet', stamp(body, root), Buffer.from(body));
+    expect(misses).toBe(-1);
+    expect(second.activity.id).toBe(first.activity.id);
+    expect(await store.outbox.pendingCount()).toBe(events + 1);
+    expect((await store.activities.list({ organizationId: root.organizationId, limit: 100, types: ['ACTIVITY_TYPE_UPDATE_WALLET'] })).filter((a) => a.fingerprint === first.activity.fingerprint)).toHaveLength(1);
+    expect((await store.wallets.findById(root.organizationId, walletId))?.name).toBe('raced');
   });
 
   it('records a FAILED activity and writes no effects when the handler refuses', async () => {

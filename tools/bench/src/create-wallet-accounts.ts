@@ -36,6 +36,8 @@ const settings = {
   rounds: intFromEnv('BENCH_ROUNDS', 10),
   warmups: intFromEnv('BENCH_WARMUPS', 2),
   accounts: intFromEnv('BENCH_ACCOUNTS', 100),
+  // Activities during which whoami requests probe the server's responsiveness (see probeResponsiveness).
+  probes: intFromEnv('BENCH_PROBES', 10),
   latchkeyLogLevel: process.env['BENCH_LATCHKEY_LOG_LEVEL'] || 'warn',
   // The server's derivation worker threads (LATCHKEY_DERIVATION_WORKERS, inherited by the server):
   // 'default' is the machine's parallelism, at most 4; 0 derives on the server's main thread, like
@@ -142,6 +144,45 @@ async function createAccounts(
   return { elapsedMs, status: activity.status, addresses: activity.result.createWalletAccountsResult?.addresses, activityId: activity.id };
 }
 
+/**
+ * How responsive the server stays while it derives: whoami requests sent one after another while a
+ * `persist: false` create_wallet_accounts of the same size runs, against the same requests with
+ * nothing else running. Derivation on the main thread holds every other request until it ends;
+ * on worker threads it does not. Returns the whoami latencies (ms) of both phases.
+ */
+async function probeResponsiveness(
+  client: TurnkeyClient,
+  organizationId: string,
+  walletId: string,
+  firstIndex: number,
+  failures: string[],
+): Promise<{ alone: number[]; during: number[]; worstPerActivity: number[] }> {
+  const whoami = async () => {
+    const t0 = performance.now();
+    const w = await client.getWhoami({ organizationId });
+    if (w.organizationId !== organizationId) failures.push(`probe: whoami answered for ${w.organizationId}`);
+    return performance.now() - t0;
+  };
+  const alone: number[] = [];
+  for (let k = 0; k < 100; k++) alone.push(await whoami());
+  const during: number[] = [];
+  const worstPerActivity: number[] = [];
+  for (let k = 0; k < settings.probes; k++) {
+    const indexes = Array.from({ length: settings.accounts }, (_, j) => firstIndex + k * settings.accounts + j);
+    let done = false;
+    const activity = createAccounts(client, organizationId, walletId, indexes, false).finally(() => {
+      done = true;
+    });
+    const mine: number[] = [];
+    while (!done) mine.push(await whoami());
+    const r = await activity;
+    if (r.status !== 'ACTIVITY_STATUS_COMPLETED') failures.push(`probe ${k + 1} (activity ${r.activityId}): status ${r.status}`);
+    during.push(...mine);
+    worstPerActivity.push(Math.max(...mine));
+  }
+  return { alone, during, worstPerActivity };
+}
+
 /** Creates the wallet (one account, index 0) and exports its mnemonic. */
 async function walletWithMnemonic({ latchkey, client, organizationId }: TBenchTarget): Promise<{ walletId: string; firstAddress: string; mnemonic: string }> {
   const created = await client.createWallet({
@@ -243,6 +284,8 @@ async function run(target: TBenchTarget, machine: ReturnType<typeof describeMach
     console.log(`${label}: ${order.map((s) => `${s} ${times[s]!.toFixed(1)} ms`).join(', ')}`);
   }
 
+  const probe = await probeResponsiveness(client, organizationId, walletId, 1 + 2 * total * settings.accounts, failures);
+
   const accountsStored = await countAccounts(client, organizationId, walletId);
   const expectedStored = 1 + total * settings.accounts;
   if (accountsStored !== expectedStored) failures.push(`the wallet holds ${accountsStored} accounts, expected ${expectedStored} (persist:false must store nothing)`);
@@ -275,6 +318,17 @@ async function run(target: TBenchTarget, machine: ReturnType<typeof describeMach
   console.log(`storing ${settings.accounts} accounts (persist − persist:false, medians): ${(summary.latchkey.medianMs - summary.latchkeyNoPersist.medianMs).toFixed(1)} ms`);
   console.log(`ratio = latchkey / baseline (medians) = ${ratio.toFixed(2)} (goal ≤ ${GOAL_RATIO.toFixed(2)}: ${ratio <= GOAL_RATIO ? 'met' : 'MISSED'})`);
   console.log(`accounts stored: ${accountsStored} (expected ${expectedStored})`);
+  const responsiveness = {
+    aloneP50Ms: ms(percentile(probe.alone, 50)),
+    aloneMaxMs: ms(Math.max(...probe.alone)),
+    duringP50Ms: ms(percentile(probe.during, 50)),
+    duringRequests: probe.during.length,
+    worstPerActivityMedianMs: ms(median(probe.worstPerActivity)),
+    worstMs: ms(Math.max(...probe.worstPerActivity)),
+  };
+  console.log(
+    `responsiveness: whoami alone p50 ${responsiveness.aloneP50Ms.toFixed(2)} ms (max ${responsiveness.aloneMaxMs.toFixed(1)}); during ${settings.probes} persist:false activities p50 ${responsiveness.duringP50Ms.toFixed(2)} ms over ${responsiveness.duringRequests} requests, slowest per activity (median) ${responsiveness.worstPerActivityMedianMs.toFixed(1)} ms, slowest ${responsiveness.worstMs.toFixed(1)} ms`,
+  );
 
   console.log(
     `BENCH_RESULT ${JSON.stringify({
@@ -285,6 +339,7 @@ async function run(target: TBenchTarget, machine: ReturnType<typeof describeMach
       database: latchkey.database,
       ...summary,
       baselineSplit: split,
+      responsiveness,
       ratio: Number(ratio.toFixed(2)),
       goalRatio: GOAL_RATIO,
       goalMet: ratio <= GOAL_RATIO,

@@ -183,6 +183,9 @@ interface TPending {
   message: string;
 }
 
+/** An identical submission committed first: this one's transaction is rolled back. */
+class DuplicateSubmission extends Error {}
+
 /**
  * Writes an activity row plus its outbox event and its policy evaluation (and, via `after`, what
  * else belongs to it: the initiator's vote); a racing identical submission wins gracefully.
@@ -196,16 +199,17 @@ async function record(
   try {
     return await deps.store.transaction(async (tx) => {
       const result = effects ? { [p.version.resultKey]: await effects(tx) } : p.result;
-      const row = await tx.activities.insert(activityRow({ ...p, result }));
+      const row = activityRow({ ...p, result });
+      const wire = activityToWire({ ...row, updatedAt: row.createdAt } as Activity);
+      // The activity and its outbox event in one statement; a fingerprint conflict rolls back the effects.
+      if (!(await tx.activities.insertWithEvent(row, { eventType: ACTIVITY_EVENT_TYPE, payload: { activity: wire } as object }))) throw new DuplicateSubmission();
       if (after) await after(tx);
       // Allowed by the root quorum or implicitly, with no policy evaluated: nothing to record.
       else if (p.decision.evaluations.length > 0) await recordEvaluation(tx, p.organizationId, p.activityId, p.decision, row.createdAt);
-      const wire = activityToWire(row);
-      await tx.outbox.append({ organizationId: p.organizationId, eventType: ACTIVITY_EVENT_TYPE, payload: { activity: wire } as object });
       return wire;
     });
   } catch (e) {
-    if (isUniqueViolation(e)) {
+    if (e instanceof DuplicateSubmission || isUniqueViolation(e)) {
       const winner = await deps.store.activities.findByFingerprint(p.organizationId, p.fingerprint);
       if (winner) return activityToWire(winner);
     }
