@@ -50,10 +50,12 @@ export function deriveAccountBatch(deriver: SeedDeriver, specs: readonly TAccoun
       const key = deriver.derive(s.curve, s.path);
       try {
         // Derivation has the uncompressed point already: Ethereum's encoder needs no decompression.
-        out.push({ path: key.path, publicKey: key.publicKey, address: encodeAddress(s.curve, s.addressFormat, key.publicKey, key.uncompressedPublicKey), privateKey: key.privateKey });
-      } catch (e) {
+        const address = encodeAddress(s.curve, s.addressFormat, key.publicKey, key.uncompressedPublicKey);
+        // A buffer of its own: a key may be a view into a larger one (SLIP-0010's I = key ‖ chain
+        // code), and postMessage copies whole buffers.
+        out.push({ path: key.path, publicKey: key.publicKey, address, privateKey: new Uint8Array(key.privateKey) });
+      } finally {
         key.privateKey.fill(0);
-        throw e;
       }
     }
     return out;

@@ -24,7 +24,11 @@ export type TCurveName = 'CURVE_SECP256K1' | 'CURVE_ED25519' | 'CURVE_P256';
  * because every signature with a wallet account opens its seed.
  */
 export function mnemonicToSeed(mnemonic: string): Uint8Array {
-  return new Uint8Array(pbkdf2Sync(Buffer.from(mnemonic.normalize('NFKD'), 'utf8'), Buffer.from('mnemonic', 'utf8'), 2048, 64, 'sha512'));
+  const stretched = pbkdf2Sync(Buffer.from(mnemonic.normalize('NFKD'), 'utf8'), Buffer.from('mnemonic', 'utf8'), 2048, 64, 'sha512');
+  // A copy of our own (never a view into Node's buffer pool); the intermediate is wiped.
+  const seed = new Uint8Array(stretched);
+  stretched.fill(0);
+  return seed;
 }
 
 export const MNEMONIC_LENGTHS = [12, 15, 18, 21, 24] as const;
