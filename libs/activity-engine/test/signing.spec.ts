@@ -2,6 +2,7 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { generateP256KeyPair, newId } from '@latchkey/crypto';
 import type { TActivity } from '@latchkey/domain';
+import { createAuthCache } from '../src/index.js';
 import { stopTestPostgres } from '@latchkey/persistence/testing';
 import { Signature, Transaction, hashMessage, recoverAddress } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,6 +109,48 @@ describe('signing', () => {
     const stored = await f.store.activities.findById(f.root.organizationId, first.id);
     expect(stored).toMatchObject({ status: 'ACTIVITY_STATUS_COMPLETED', fingerprint: first.fingerprint, result: first.result, intent: first.intent });
     expect(stored!.updatedAt.getTime()).toBe(stored!.createdAt.getTime());
+  });
+
+  it('stops signing with a key the moment it is deleted, though signing caches its key lookups', async () => {
+    const w = result<{ walletId: string; addresses: string[] }>(
+      await f.submit('create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', {
+        walletName: 'short-lived', accounts: [0, 1].map((i) => ({ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: `m/44'/60'/0'/0/${i}`, addressFormat: 'ADDRESS_FORMAT_ETHEREUM' })),
+      }),
+      'createWalletResult',
+    );
+    const pk = result<{ privateKeys: { privateKeyId: string; addresses: { address: string }[] }[] }>(
+      await f.submit('create_private_keys', 'ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2', { privateKeys: [{ privateKeyName: 'short-lived', curve: 'CURVE_SECP256K1', privateKeyTags: [], addressFormats: ['ADDRESS_FORMAT_ETHEREUM'] }] }),
+      'createPrivateKeysResultV2',
+    ).privateKeys[0]!;
+    const sign = (signWith: string) =>
+      f.submit('sign_raw_payload', 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', { signWith, payload: crypto.randomUUID().replaceAll('-', '').padEnd(64, '0'), encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP' });
+    // Each signer twice: the second is served by the cache.
+    for (const signWith of [w.addresses[0]!, w.addresses[1]!, pk.privateKeyId, pk.addresses[0]!.address]) {
+      expect((await sign(signWith)).status).toBe('ACTIVITY_STATUS_COMPLETED');
+      expect((await sign(signWith)).status).toBe('ACTIVITY_STATUS_COMPLETED');
+    }
+    const accounts = await f.store.wallets.listAccounts({ organizationId: f.root.organizationId, walletId: w.walletId, limit: 10 });
+    const first = accounts.find((a) => a.address === w.addresses[0])!;
+    expect((await f.submit('delete_wallet_accounts', 'ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS', { walletAccountIds: [first.id], deleteWithoutExport: true })).status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect((await sign(w.addresses[0]!)).failure?.message).toMatch(/nothing to sign with/);
+    expect((await sign(w.addresses[1]!)).status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect((await f.submit('delete_wallets', 'ACTIVITY_TYPE_DELETE_WALLETS', { walletIds: [w.walletId], deleteWithoutExport: true })).status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect((await sign(w.addresses[1]!)).failure?.message).toMatch(/nothing to sign with/);
+    expect((await f.submit('delete_private_keys', 'ACTIVITY_TYPE_DELETE_PRIVATE_KEYS', { privateKeyIds: [pk.privateKeyId], deleteWithoutExport: true })).status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect((await sign(pk.privateKeyId)).failure?.message).toMatch(/nothing to sign with/);
+    expect((await sign(pk.addresses[0]!.address)).failure?.message).toMatch(/nothing to sign with/);
+    // Another process hears of deletions on the change feed: a message for the topic drops the entries.
+    const other = createAuthCache(f.store);
+    const w2 = result<{ addresses: string[] }>(
+      await f.submit('create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', { walletName: 'elsewhere', accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }] }),
+      'createWalletResult',
+    );
+    expect((await other.signer(f.root.organizationId, w2.addresses[0]!))?.kind).toBe('account');
+    expect(await other.signer(f.root.organizationId, 'nobody')).toBeNull();
+    await f.store.wallets.softDeleteAccounts(f.root.organizationId, (await f.store.wallets.listAccounts({ organizationId: f.root.organizationId, walletId: (await f.store.wallets.list(f.root.organizationId)).find((x) => x.name === 'elsewhere')!.id, limit: 10 })).map((a) => a.id), new Date());
+    expect((await other.signer(f.root.organizationId, w2.addresses[0]!))?.kind).toBe('account');
+    other.invalidate(`signer:${f.root.organizationId}`);
+    expect(await other.signer(f.root.organizationId, w2.addresses[0]!)).toBeNull();
   });
 
   it('answers a repeated signature with the original even once a policy denies the signer; a new one is refused', async () => {

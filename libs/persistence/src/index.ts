@@ -10,7 +10,7 @@ export { createStore, CHANGE_CHANNEL, type TStore, type TRepositories, type TCha
 export { startChangeFeed, type TChangeFeed } from './change-feed.js';
 export { planPage, finishPage, type TPageRequest, type TSortDirection } from './pagination.js';
 export { processOutboxBatch, type TOutboxEvent, type TOutboxOutcome } from './repositories/outbox-repository.js';
-export type { TNewWallet, TNewWalletAccount } from './repositories/wallet-repository.js';
+export type { TAccountKeySource, TNewWallet, TNewWalletAccount } from './repositories/wallet-repository.js';
 export type { TNewActivity } from './repositories/activity-repository.js';
 export type { TNewPrivateKey, TPrivateKeyRecord, TSigningKeyRow } from './repositories/private-key-repository.js';
 export type { TImportKind } from './repositories/import-target-repository.js';

@@ -47,7 +47,8 @@ export interface TStore extends TRepositories {
 }
 
 export const CHANGE_CHANNEL = 'latchkey_changes';
-export type TChangeTopic = 'credential' | 'organization' | 'user';
+/** `signer`: an organization's signing keys changed (wallets, accounts or private keys deleted). */
+export type TChangeTopic = 'credential' | 'organization' | 'user' | 'signer';
 
 /**
  * `sql` (TDatabase.sql) lets the hot statements outside transactions skip Prisma; without it every

@@ -8,6 +8,7 @@ import type { TRepositories } from '@latchkey/persistence';
 import type { z } from 'zod';
 import type { TPrincipal } from './principal.js';
 import type { TEngineServices } from './services.js';
+import type { TAuthCache } from './auth-cache.js';
 
 export interface TActivityVersion {
   type: string;
@@ -30,6 +31,12 @@ export interface TActivityContext {
    * activity failing (an OTP attempt counter). Everything else goes through `tx`.
    */
   detached: TRepositories;
+  /**
+   * Read-only activities only (outside any transaction): the cached lookup of signing keys, so a
+   * signature reads no key from the database once warm. Absent where reads must see the
+   * transaction (an approved activity runs inside its vote's).
+   */
+  signers?: Pick<TAuthCache, 'signer'>;
 }
 
 /** Who, besides the target organization's own users, may submit an activity kind. */

@@ -1,11 +1,12 @@
 /**
  * A read-through cache of the facts every request needs (an organization's parent, API keys by
- * public key, user names), so a stamped request costs no database round trip once warm. Only
+ * public key, user names) and of signing keys (sealed), so a stamped request costs no database
+ * round trip once warm, and a signature one (its activity's insert). Only
  * hits are cached — a key created a moment ago is never hidden by a cached miss — and entries are
  * dropped on the change feed (LISTEN/NOTIFY, shared by every process) and after a short TTL, the
  * safety net should a notification be lost.
  */
-import type { ApiKey, Organization, RootQuorumMember, TStore, User } from '@latchkey/persistence';
+import type { ApiKey, Organization, RootQuorumMember, TAccountKeySource, TSigningKeyRow, TStore, User } from '@latchkey/persistence';
 
 export interface TAuthCacheOptions {
   ttlMs?: number;
@@ -45,9 +46,17 @@ export interface TAuthCache {
   user(organizationId: string, userId: string): Promise<User | null>;
   /** The organization's root quorum members (the policy engine's first read of every activity). */
   rootQuorumMembers(organizationId: string): Promise<RootQuorumMember[]>;
+  /**
+   * What signing with `signWith` opens: a wallet account's key source, else a private key (by id or
+   * address); null when neither exists. Sealed values only — the vault opens them per signature.
+   * Dropped on the `signer` topic (deletions) and with the organization.
+   */
+  signer(organizationId: string, signWith: string): Promise<TSigner | null>;
   /** Handles a change-feed message (`topic:key`, or `*` for everything). */
   invalidate(message: string): void;
 }
+
+export type TSigner = { kind: 'account'; account: TAccountKeySource } | { kind: 'private-key'; key: TSigningKeyRow };
 
 export function createAuthCache(store: TStore, opts: TAuthCacheOptions = {}): TAuthCache {
   const ttl = opts.ttlMs ?? 30_000;
@@ -57,6 +66,7 @@ export function createAuthCache(store: TStore, opts: TAuthCacheOptions = {}): TA
   const keys = new TtlMap<ApiKey[]>(ttl, max, now);
   const users = new TtlMap<User>(ttl, max, now);
   const quorums = new TtlMap<RootQuorumMember[]>(ttl, max, now);
+  const signers = new TtlMap<TSigner>(ttl, max, now);
   return {
     async organization(id) {
       const hit = orgs.get(id);
@@ -88,8 +98,18 @@ export function createAuthCache(store: TStore, opts: TAuthCacheOptions = {}): TA
       quorums.set(organizationId, members);
       return members;
     },
+    async signer(organizationId, signWith) {
+      const k = `${organizationId}|${signWith}`;
+      const hit = signers.get(k);
+      if (hit) return hit;
+      const account = await store.wallets.findAccountKeySource(organizationId, signWith);
+      const found: TSigner | null = account ? { kind: 'account', account } : await store.privateKeys.findSigningKey(organizationId, signWith).then((key) => (key ? { kind: 'private-key', key } : null));
+      if (found) signers.set(k, found);
+      return found;
+    },
     invalidate(message) {
       const topic = message.split(':', 1)[0];
+      if (topic === 'signer' || topic === 'organization' || message === '*') signers.clear();
       if (topic === 'credential' || message === '*') keys.clear();
       if (topic === 'organization' || message === '*') {
         orgs.clear();

@@ -31,8 +31,8 @@ export interface TSubmitDeps {
    * caches drop the stale entries at once (other processes hear the change feed a moment later).
    */
   onCommitted?: (message: string) => void;
-  /** Cached reads of the organization and its root quorum (invalidated by the change feed). */
-  cache?: Pick<TAuthCache, 'organization' | 'rootQuorumMembers'>;
+  /** Cached reads of the organization, its root quorum and signing keys (invalidated by the change feed). */
+  cache?: Pick<TAuthCache, 'organization' | 'rootQuorumMembers' | 'signer'>;
 }
 
 export interface TSubmission {
@@ -226,7 +226,17 @@ async function executeReadOnly(deps: TSubmitDeps, def: TAnyActivityDefinition, p
   let result: Record<string, unknown>;
   try {
     const now = new Date(deps.now());
-    const ctx = { tx: deps.store, vault: deps.vault, organizationId: p.organizationId, activityId: p.activityId, principal: p.principal, now, services: deps.services, detached: deps.store };
+    const ctx = {
+      tx: deps.store,
+      vault: deps.vault,
+      organizationId: p.organizationId,
+      activityId: p.activityId,
+      principal: p.principal,
+      now,
+      services: deps.services,
+      detached: deps.store,
+      ...(deps.cache ? { signers: deps.cache } : {}),
+    };
     result = { [p.version.resultKey]: await def.handle(ctx, p.params) };
   } catch (e) {
     if (!(e instanceof AppError) || def.onFailure === 'reject') throw e;

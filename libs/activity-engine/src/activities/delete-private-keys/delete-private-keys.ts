@@ -23,6 +23,8 @@ export const deletePrivateKeys: TActivityDefinition<TDeletePrivateKeysIntent, TD
       });
     }
     await ctx.tx.privateKeys.softDelete(ctx.organizationId, ids, ctx.now);
+    // Signing caches its key lookups: they must forget these keys.
+    await ctx.tx.notifyChange('signer', ctx.organizationId);
     return { privateKeyIds: ids };
   },
 };

@@ -25,6 +25,8 @@ export const deleteWalletAccounts: TActivityDefinition<TDeleteWalletAccountsInte
       });
     }
     await ctx.tx.wallets.softDeleteAccounts(ctx.organizationId, ids, ctx.now);
+    // Signing caches its key lookups: they must forget these keys.
+    await ctx.tx.notifyChange('signer', ctx.organizationId);
     return { walletAccountIds: ids };
   },
 };

@@ -24,6 +24,8 @@ export const deleteWallets: TActivityDefinition<TDeleteWalletsIntent, TDeleteWal
       });
     }
     await ctx.tx.wallets.softDelete(ctx.organizationId, ids, ctx.now);
+    // Signing caches its key lookups: they must forget these keys.
+    await ctx.tx.notifyChange('signer', ctx.organizationId);
     return { walletIds: ids };
   },
 };
