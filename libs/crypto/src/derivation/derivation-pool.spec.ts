@@ -4,6 +4,10 @@
  * workers here run the worker's TypeScript source (derivation-worker.source.mjs); production runs
  * the same module bundled.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AddressFormatError } from '../addresses/encode-address.js';
 import { DerivationError } from './derivation-path.js';
@@ -64,6 +68,23 @@ describe('derivation pool', () => {
     const softEd25519 = [...mixed, { curve: 'CURVE_ED25519' as const, path: "m/44'/501'/0/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' }];
     await expect(p.derive(DEV_MNEMONIC, softEd25519)).rejects.toThrow(/only hardened derivation/);
     expect((await p.derive(DEV_MNEMONIC, mixed)).length).toBe(mixed.length);
+  });
+
+  it('keeps the process alive while it derives, and lets it exit once idle', () => {
+    // A process whose only work is a pending derivation: it must print the account, then exit by itself.
+    const script = [
+      `const { createDerivationPool } = await import(${JSON.stringify(new URL('./derivation-pool.ts', import.meta.url).href)});`,
+      `const pool = createDerivationPool({ workerUrl: new URL(${JSON.stringify(workerUrl.href)}), size: 1, minBatch: 1 });`,
+      `pool.derive(${JSON.stringify(DEV_MNEMONIC)}, [${JSON.stringify(eth(0))}]).then((a) => console.log(a[0].address));`,
+    ].join('\n');
+    // A file, not `-e`: workers inherit the parent's execArgv, and `--input-type` is not for them.
+    const file = join(mkdtempSync(join(tmpdir(), 'derivation-pool-')), 'main.mjs');
+    writeFileSync(file, script);
+    const run = spawnSync(process.execPath, ['--import', 'tsx', file], { encoding: 'utf8', timeout: 30_000 });
+    rmSync(dirname(file), { recursive: true, force: true });
+    expect(run.stdout.trim(), run.stderr).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
+    expect(run.signal).toBeNull();
+    expect(run.status).toBe(0);
   });
 
   it('refuses work once closed', async () => {

@@ -136,12 +136,13 @@ export function createDerivationPool(opts: TDerivationPoolOptions): TDerivationP
   const workerOf = (slot: TSlot): Worker => {
     if (slot.worker) return slot.worker;
     const w = new Worker(opts.workerUrl);
-    // An idle pool never keeps the process alive.
+    // An idle pool never keeps the process alive (a busy one does: see run).
     w.unref();
     w.on('message', (reply: TDerivationReply) => {
       const task = slot.pending.get(reply.id);
       if (!task) return;
       slot.pending.delete(reply.id);
+      if (slot.pending.size === 0) w.unref();
       if (reply.ok) task.resolve(reply.accounts);
       else task.reject(rebuildError(reply.error));
     });
@@ -159,9 +160,11 @@ export function createDerivationPool(opts: TDerivationPoolOptions): TDerivationP
   const run = (slot: TSlot, seed: Uint8Array, specs: readonly TAccountSpec[]) =>
     new Promise<TDerivedAccount[]>((resolve, reject) => {
       const id = nextId++;
+      const w = workerOf(slot);
       slot.pending.set(id, { resolve, reject });
+      w.ref();
       // postMessage copies the seed; the caller zeroes its own.
-      workerOf(slot).postMessage({ id, seed, specs } satisfies TDerivationRequest);
+      w.postMessage({ id, seed, specs } satisfies TDerivationRequest);
     });
 
   return {
