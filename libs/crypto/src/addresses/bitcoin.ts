@@ -18,7 +18,7 @@
  * Keys must be 33-byte compressed SEC1: the address depends on the key's serialisation (HASH160 of
  * an uncompressed key is another address), so we refuse the other form rather than guess.
  */
-import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
+import { schnorr, secp256k1 } from '../keys/secp256k1.js';
 import { bytesToNumberBE } from '@noble/curves/utils.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';

@@ -2,7 +2,7 @@
  * One entry point from (curve, address format, public key) to an address. Each format family has
  * its own encoder module; a pair that makes no sense is refused with the curves that would do.
  */
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { secp256k1 } from '../keys/secp256k1.js';
 import { p256 } from '@noble/curves/nist.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { TCurveName } from '../derivation/derive-key.js';

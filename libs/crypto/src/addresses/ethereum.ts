@@ -1,5 +1,5 @@
 /** Ethereum addresses: the last 20 bytes of keccak256 of the uncompressed key, EIP-55 checksummed. */
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { secp256k1 } from '../keys/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 

@@ -4,7 +4,7 @@
  * base58check-encoded ("T…"). Since the hash is over the uncompressed point, the result does not
  * depend on how the key was serialised, so either SEC1 form is accepted, as `ethereumAddress` does.
  */
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { secp256k1 } from '../keys/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { concatBytes } from '@noble/hashes/utils.js';

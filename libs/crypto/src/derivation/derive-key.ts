@@ -5,7 +5,7 @@
  * child step. The last secp256k1 step is computed here (see `bip32Leaf`) so that the one point
  * multiplication yields both SEC1 forms of the public key.
  */
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { secp256k1 } from '../keys/secp256k1.js';
 import { bytesToNumberBE } from '@noble/curves/utils.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha512 } from '@noble/hashes/sha2.js';

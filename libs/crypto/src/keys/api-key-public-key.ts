@@ -5,7 +5,7 @@
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { p256 } from '@noble/curves/nist.js';
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { secp256k1 } from './secp256k1.js';
 
 export type TApiKeyCurveName = 'API_KEY_CURVE_P256' | 'API_KEY_CURVE_SECP256K1' | 'API_KEY_CURVE_ED25519';
 

@@ -17,7 +17,7 @@
  * creator chose it, as marketplaces do with SINGLE|ANYONECANPAY. Legacy (P2PKH) inputs need the
  * full previous transaction (`nonWitnessUtxo`), since their signature does not commit to the amount.
  */
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { secp256k1 } from '../keys/secp256k1.js';
 import { Transaction, p2pk, p2pkh, p2sh, p2tr, p2wpkh, p2wsh } from '@scure/btc-signer';
 import { assertBytes, assertString, decodeBase64Any, encodeHex } from '../encoding.js';
 import { decodeHexInput } from './hex-input.js';

@@ -12,7 +12,7 @@
  * Every field is checked for its kind (canonical integer of at most 32 bytes, 20-byte address,
  * access-list shape, ...): we sign only what a node would parse the same way.
  */
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { secp256k1 } from '../keys/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { assertBytes, assertString, encodeHex } from '../encoding.js';
 import { decodeHexInput } from './hex-input.js';

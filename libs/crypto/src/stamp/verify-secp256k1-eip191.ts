@@ -6,7 +6,7 @@
  * sent; raw 64/65-byte signatures are accepted too in case a client skips that step. Not a hot path
  * (wallet logins), so noble is fine here.
  */
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { secp256k1 } from '../keys/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { StampError } from '../errors.js';
 import { assertBytes, decodeHex } from '../encoding.js';
