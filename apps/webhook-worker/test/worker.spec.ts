@@ -75,4 +75,41 @@ describe('webhook worker', () => {
     ).toBe(1);
     expect(await store.outbox.pendingCount()).toBe(2);
   });
+
+  it('records each outcome of a mixed batch on its own row', async () => {
+    await append('mixed', 3);
+    const before = Date.now();
+    const outcome = (i: unknown) =>
+      i === 0 ? { ok: true as const } : i === 1 ? { ok: false as const, error: 'gone for good', retryInMs: null } : { ok: false as const, error: 'busy', retryInMs: 30_000 };
+    expect(await worker(async (e) => (e.eventType === 'mixed' ? outcome((e.payload as { i: number }).i) : { ok: true })).drain()).toBeGreaterThanOrEqual(3);
+    const rows = await db.sql.query<{ i: number; attempts: number; processed: boolean; last_error: string | null; due_in_ms: number }>(
+      `SELECT (payload->>'i')::int AS i, attempts, processed_at IS NOT NULL AS processed, last_error,
+              (extract(epoch FROM available_at) * 1000 - $1::bigint)::int AS due_in_ms
+       FROM outbox_events WHERE event_type = 'mixed' ORDER BY id`,
+      [before],
+    );
+    expect(rows.rows.map(({ due_in_ms, ...r }) => r)).toEqual([
+      { i: 0, attempts: 1, processed: true, last_error: null },
+      { i: 1, attempts: 1, processed: true, last_error: 'gone for good' },
+      { i: 2, attempts: 1, processed: false, last_error: 'busy' },
+    ]);
+    // The retry is due about 30 s after the attempt, by the database's clock.
+    expect(rows.rows[2]!.due_in_ms).toBeGreaterThan(25_000);
+    expect(rows.rows[2]!.due_in_ms).toBeLessThan(35_000);
+  });
+
+  it('rolls a batch back when recording fails midway: its events stay due, none is lost', async () => {
+    await append('rollback', 2);
+    const due = async () =>
+      (await db.sql.query<{ n: string }>(`SELECT count(*) AS n FROM outbox_events WHERE event_type = 'rollback' AND processed_at IS NULL AND available_at <= now()`)).rows[0]!.n;
+    // One event delivered, the other given an outcome the database refuses (an error text with a
+    // NUL byte is not valid text): the whole batch, including the delivered one, is undone.
+    await expect(
+      worker(async (e) => (e.eventType !== 'rollback' || (e.payload as { i: number }).i === 0 ? { ok: true } : { ok: false, error: 'bad\u0000byte', retryInMs: null })).drain(),
+    ).rejects.toThrow();
+    expect(await due()).toBe('2');
+    // The connection went back to the pool in a usable state: the next drain delivers both.
+    expect(await worker(async () => ({ ok: true })).drain()).toBeGreaterThanOrEqual(2);
+    expect(await due()).toBe('0');
+  });
 });

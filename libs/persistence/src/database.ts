@@ -33,6 +33,12 @@ export interface TDatabase {
   readonly url: string;
   /** Plain SQL on the same pool (see TSql). */
   readonly sql: TSql;
+  /**
+   * Runs `work` in one plain-SQL transaction on one pooled connection: COMMIT when it resolves,
+   * ROLLBACK when it throws (the error is rethrown). For the few hot loops that would otherwise
+   * pay for a Prisma interactive transaction (the outbox worker's claim-and-record batch).
+   */
+  sqlTransaction<T>(work: (tx: TSql) => Promise<T>): Promise<T>;
   /** Round trip to the server (readiness checks). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -55,6 +61,26 @@ export function openDatabase(url: string, opts: TDatabaseOptions = {}): TDatabas
     sql: {
       query: <R>(text: string, values?: unknown[], name?: string) =>
         pool.query(name ? { name, text, values: values ?? [] } : { text, values: values ?? [] }) as unknown as Promise<{ rows: R[] }>,
+    },
+    async sqlTransaction<T>(work: (tx: TSql) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      let broken: unknown;
+      try {
+        await client.query('BEGIN');
+        const tx: TSql = {
+          query: <R>(text: string, values?: unknown[], name?: string) =>
+            client.query(name ? { name, text, values: values ?? [] } : { text, values: values ?? [] }) as unknown as Promise<{ rows: R[] }>,
+        };
+        const result = await work(tx);
+        await client.query('COMMIT');
+        return result;
+      } catch (e) {
+        // A failed ROLLBACK means the connection itself is unusable: it is destroyed, not reused.
+        await client.query('ROLLBACK').catch((rollbackError: unknown) => (broken = rollbackError));
+        throw e;
+      } finally {
+        client.release(broken !== undefined);
+      }
     },
     async ping() {
       await prisma.$queryRaw`SELECT 1`;
