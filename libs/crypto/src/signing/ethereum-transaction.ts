@@ -12,7 +12,7 @@
  * Every field is checked for its kind (canonical integer of at most 32 bytes, 20-byte address,
  * access-list shape, ...): we sign only what a node would parse the same way.
  */
-import { secp256k1 } from '../keys/secp256k1.js';
+import { signSecp256k1Digest } from '../keys/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { assertBytes, assertString, encodeHex } from '../encoding.js';
 import { decodeHexInput } from './hex-input.js';
@@ -129,12 +129,12 @@ function checkFields(items: readonly TRlpItem[], layout: readonly (readonly [str
 
 /** Signs `digest`; the recovery id of a secp256k1 signature is 0 or 1 but for a ~2^-128 chance. */
 function sign(digest: Uint8Array, privateKey: Uint8Array): { recovery: 0 | 1; r: Uint8Array; s: Uint8Array } {
-  const signature = secp256k1.sign(digest, privateKey, { prehash: false, lowS: true, format: 'recovered' });
-  const recovery = signature[0];
+  const signature = signSecp256k1Digest(digest, privateKey);
+  const recovery = signature.recovery;
   if (recovery !== 0 && recovery !== 1) throw new SigningError('UNSUPPORTED', 'signature has a recovery id Ethereum cannot encode; change the transaction (e.g. its nonce) and retry');
   // r and s are RLP integers: strip their leading zeros.
-  const r = encodeRlpUint(BigInt(`0x${encodeHex(signature.subarray(1, 33))}`));
-  const s = encodeRlpUint(BigInt(`0x${encodeHex(signature.subarray(33, 65))}`));
+  const r = encodeRlpUint(BigInt(`0x${encodeHex(signature.r)}`));
+  const s = encodeRlpUint(BigInt(`0x${encodeHex(signature.s)}`));
   return { recovery, r, s };
 }
 

@@ -20,7 +20,7 @@
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { p256 } from '@noble/curves/nist.js';
-import { secp256k1 } from '../keys/secp256k1.js';
+import { signSecp256k1Digest } from '../keys/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { THashFunction, TPayloadEncoding, TSignature } from '@latchkey/domain';
@@ -176,11 +176,13 @@ export function signRawPayload(input: TSignRawPayloadInput): TSignature {
       const signature = ed25519.sign(digest, privateKey);
       return { r: encodeHex(signature.subarray(0, 32)), s: encodeHex(signature.subarray(32, 64)), v: '00' };
     }
-    case 'CURVE_SECP256K1':
+    case 'CURVE_SECP256K1': {
+      const { r, s, recovery } = signSecp256k1Digest(digest, privateKey);
+      return { r: encodeHex(r), s: encodeHex(s), v: recovery.toString(16).padStart(2, '0') };
+    }
     case 'CURVE_P256': {
-      const ecdsa = curve === 'CURVE_SECP256K1' ? secp256k1 : p256;
       // 'recovered' = recovery id ‖ r ‖ s. prehash: false because `digest` is already the hash.
-      const signature = ecdsa.sign(digest, privateKey, { prehash: false, lowS: true, format: 'recovered' });
+      const signature = p256.sign(digest, privateKey, { prehash: false, lowS: true, format: 'recovered' });
       const recovery = signature[0]!;
       return { r: encodeHex(signature.subarray(1, 33)), s: encodeHex(signature.subarray(33, 65)), v: recovery.toString(16).padStart(2, '0') };
     }

@@ -1,0 +1,40 @@
+import { secp256k1 as noble } from '@noble/curves/secp256k1.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { signSecp256k1Digest } from './secp256k1.js';
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+const CURVE_ORDER = noble.Point.Fn.ORDER;
+const scalar = (n: bigint) => Uint8Array.from(Buffer.from(n.toString(16).padStart(64, '0'), 'hex'));
+
+describe('signSecp256k1Digest (libsecp256k1)', () => {
+  it('gives the well-known RFC 6979 signature for key 1 and sha256("Satoshi Nakamoto")', () => {
+    const sig = signSecp256k1Digest(sha256(new TextEncoder().encode('Satoshi Nakamoto')), scalar(1n));
+    expect(hex(sig.r)).toBe('934b1ea10a4b3c1757e2b0c017d0b6143ce3c9a7e6a4a49860d7a6ab210ee3d8');
+    expect(hex(sig.s)).toBe('2442ce9d2b916064108014783e923ec36b49743e2ffa1c4496f01a512aafd9e5');
+  });
+
+  it('gives the same bytes and recovery id as noble, and noble verifies and recovers them (300 random keys)', () => {
+    for (let i = 0; i < 300; i++) {
+      const key = randomBytes(32);
+      const digest = randomBytes(32);
+      const ours = signSecp256k1Digest(digest, key);
+      const theirs = noble.sign(digest, key, { prehash: false, lowS: true, format: 'recovered' });
+      expect(hex(Uint8Array.from([ours.recovery, ...ours.r, ...ours.s]))).toBe(hex(theirs));
+      const compact = Uint8Array.from([...ours.r, ...ours.s]);
+      expect(noble.verify(compact, digest, noble.getPublicKey(key), { prehash: false, lowS: true })).toBe(true);
+      const recovered = noble.recoverPublicKey(Uint8Array.from([ours.recovery, ...compact]), digest, { prehash: false });
+      expect(hex(recovered)).toBe(hex(noble.getPublicKey(key, true)));
+    }
+  });
+
+  it('refuses keys outside the curve order and digests that are not 32 bytes', () => {
+    const digest = randomBytes(32);
+    expect(() => signSecp256k1Digest(digest, scalar(0n))).toThrow();
+    expect(() => signSecp256k1Digest(digest, scalar(CURVE_ORDER))).toThrow();
+    expect(() => signSecp256k1Digest(digest, randomBytes(31))).toThrow();
+    expect(() => signSecp256k1Digest(randomBytes(31), randomBytes(32))).toThrow();
+    expect(signSecp256k1Digest(digest, scalar(CURVE_ORDER - 1n)).r.length).toBe(32);
+  });
+});
