@@ -23,7 +23,7 @@ import type { TAuthCache } from './auth-cache.js';
 import type { TPrincipal } from './principal.js';
 import type { TEngineServices } from './services.js';
 import { oidcNonceForPublicKey } from '../oidc/oidc-verifier.js';
-import { resolveUserByContact, resolveUserByOidc, type TLoginUser } from '../activities/sessions/resolve-login-user.js';
+import { assertLoginFeature, otpFeature, resolveUserByContact, resolveUserByOidc, type TLoginUser } from '../activities/sessions/resolve-login-user.js';
 
 const STAMP_ERROR_CODES: Record<StampError['reason'], TErrorCode> = {
   SIGNATURE_MISSING: 'SIGNATURE_MISSING',
@@ -83,11 +83,15 @@ export function createAuthenticator(store: TStore, cache: TAuthCache, now: () =>
 
   /**
    * Who an attested key belongs to: the user whose contact the verification token proves (the
-   * token bound to this very key, and spent now), or whose OAuth provider matches the OIDC token
-   * (nonce = sha256 of this key).
-   * @throws AppError 401 when the attestation does not vouch for the key
+   * token bound to this very key), or whose OAuth provider matches the OIDC token (nonce = sha256
+   * of this key). The verification token is not spent here: stamp_login spends it in its own
+   * transaction (`verificationTokenId`), so a request refused later (policy, parameters, an
+   * activity other than stamp_login, a query) does not burn it. The login flags of the
+   * organization the user lives in apply as they do to otp_login: a verification token needs the
+   * OTP feature of its contact's kind.
+   * @throws AppError 401 when the attestation does not vouch for the key; 403 when the flow is disabled
    */
-  async function attestedUser(stamp: TAttestedStamp, organization: Organization): Promise<TLoginUser> {
+  async function attestedUser(stamp: TAttestedStamp, organization: Organization): Promise<TLoginUser & { verificationTokenId?: string }> {
     const refuse = (why: string) => new AppError('UNAUTHENTICATED', `attested stamp refused: ${why}`);
     if (stamp.scheme === 'STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN') {
       const key = (await store.system.serverKeys()).find((k) => k.purpose === 'otp_verifier');
@@ -102,8 +106,8 @@ export function createAuthenticator(store: TStore, cache: TAuthCache, now: () =>
       if (claims.publicKey.toLowerCase() !== stamp.publicKey) throw refuse('the verification token is bound to another public key');
       if (claims.organizationId !== organization.id && claims.organizationId !== organization.parentOrganizationId) throw refuse('the verification token was issued for another organization');
       const who = await resolveUserByContact(store, organization.id, claims.verificationType, claims.contact);
-      if (!(await store.logins.spendVerificationToken(claims.id, who.organizationId))) throw refuse('the verification token was already used');
-      return who;
+      await assertLoginFeature(store, who.organizationId, otpFeature(claims.verificationType));
+      return { ...who, verificationTokenId: claims.id };
     }
     if (!services) throw refuse('OIDC verification is not configured in this process');
     let token;
@@ -112,6 +116,7 @@ export function createAuthenticator(store: TStore, cache: TAuthCache, now: () =>
     } catch (e) {
       throw refuse(`OIDC token: ${(e as Error).message}`);
     }
+    // No login flag gates OIDC logins (there is no FEATURE_NAME_* for them, as for oauth_login).
     return resolveUserByOidc(store, organization.id, token);
   }
 
@@ -138,7 +143,17 @@ export function createAuthenticator(store: TStore, cache: TAuthCache, now: () =>
       const who = await attestedUser(stamp, organization);
       const loginOrganization = who.organizationId === organization.id ? undefined : ((await cache.organization(who.organizationId)) ?? undefined);
       return {
-        principal: { organizationId: who.organizationId, userId: who.userId, credential: { kind: 'attested', publicKey: stamp.publicKey, scheme: stamp.scheme, signature: stamp.signature } },
+        principal: {
+          organizationId: who.organizationId,
+          userId: who.userId,
+          credential: {
+            kind: 'attested',
+            publicKey: stamp.publicKey,
+            scheme: stamp.scheme,
+            signature: stamp.signature,
+            ...(who.verificationTokenId ? { verificationTokenId: who.verificationTokenId } : {}),
+          },
+        },
         body,
         organization,
         ...(loginOrganization ? { loginOrganization } : {}),

@@ -11,8 +11,12 @@ interface TStampProof {
 export type TCredentialRef =
   | ({ kind: 'api-key'; apiKeyId: string; credentialType: string } & TStampProof)
   | ({ kind: 'webauthn'; authenticatorId: string; credentialId: string } & TStampProof)
-  /** X-Stamp-Attested: a fresh key vouched for by a verification token or an OIDC token (stamp_login only). */
-  | ({ kind: 'attested' } & TStampProof);
+  /**
+   * X-Stamp-Attested: a fresh key vouched for by a verification token or an OIDC token (stamp_login
+   * only). `verificationTokenId` names the token to spend: stamp_login spends it inside its own
+   * transaction, so a request refused after authentication leaves the token usable.
+   */
+  | ({ kind: 'attested'; verificationTokenId?: string } & TStampProof);
 
 export interface TPrincipal {
   /** The organization the credential lives in (the target or its parent). */

@@ -2,13 +2,14 @@
  * init_otp (V3) — sends a one-time code to an e-mail address or phone number, for a login or a
  * sign-up (the person need not be a user yet). The answer carries a fresh HPKE target, signed by
  * the server's OTP key, that the client encrypts the code to for verify_otp (V2). A parent's
- * backend may run it for its sub-organizations. Policy: OTP / CREATE.
+ * backend may run it for its sub-organizations. The OTP feature (FEATURE_NAME_OTP_EMAIL_AUTH or
+ * _SMS_AUTH) must be on in the organization the contact's login would land in. Policy: OTP / CREATE.
  */
 import { createOtpEncryptionTargetBundle, generateP256KeyPair } from '@latchkey/crypto';
 import { ZInitOtpIntentSchema, type TInitOtpIntent } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { withServerKey } from '../../engine/services.js';
-import { assertLoginFeature } from '../sessions/resolve-login-user.js';
+import { assertLoginFeature, organizationsHoldingContact } from '../sessions/resolve-login-user.js';
 import { otpFeature, sendOtp } from './otp-flow.js';
 
 export const initOtp: TActivityDefinition<TInitOtpIntent, { otpId: string; otpEncryptionTargetBundle: string }> = {
@@ -20,7 +21,10 @@ export const initOtp: TActivityDefinition<TInitOtpIntent, { otpId: string; otpEn
   onFailure: 'reject',
   params: ZInitOtpIntentSchema,
   async handle(ctx, p) {
-    await assertLoginFeature(ctx.tx, ctx.organizationId, otpFeature(p.otpType));
+    // The flags that count are those of the organization the login will land in: aimed at the
+    // parent, that is the sub-organization holding the contact (none holds it for a sign-up).
+    const holders = await organizationsHoldingContact(ctx.tx, ctx.organizationId, p.otpType, p.contact);
+    for (const organizationId of holders.length > 0 ? holders : [ctx.organizationId]) await assertLoginFeature(ctx.tx, organizationId, otpFeature(p.otpType));
     const pair = generateP256KeyPair();
     const targetPrivate = Buffer.from(pair.privateKey, 'hex');
     try {

@@ -37,6 +37,8 @@ export const otpAuth: TActivityDefinition<TOtpAuthIntent, { userId: string; apiK
   params: ZOtpAuthIntentSchema,
   async handle(ctx, p) {
     const record = await useOtpCode(ctx, p.otpId, 'OTP_AUTH', () => p.otpCode);
+    // Checked again at use: the flag may have been turned off since the code was sent.
+    await assertLoginFeature(ctx.tx, ctx.organizationId, otpFeature(record.otpType as 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS'));
     const userId = record.userId!;
     const bundle = await issueCredentialBundle(ctx, {
       userId,

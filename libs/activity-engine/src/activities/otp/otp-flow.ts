@@ -21,8 +21,7 @@ export const OTP_LIMITS = {
 
 export const otpTargetAad = (otpId: string) => `otp-target:${otpId}`;
 
-/** The login feature that gates a flow by the contact's kind. */
-export const otpFeature = (otpType: TInitOtpIntent['otpType']) => (otpType === 'OTP_TYPE_EMAIL' ? 'FEATURE_NAME_OTP_EMAIL_AUTH' : 'FEATURE_NAME_SMS_AUTH');
+export { otpFeature } from '../sessions/resolve-login-user.js';
 
 export function deliveryFailed(e: unknown): never {
   if (e instanceof TemplateError) throw new AppError('BAD_REQUEST', `customization: ${e.message}`, { reason: e.reason });

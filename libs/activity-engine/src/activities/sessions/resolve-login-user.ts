@@ -38,21 +38,56 @@ export async function resolveUserByContact(
   throw new AppError('NOT_FOUND', `no user with this ${what} in organization ${organizationId} or its sub-organizations`);
 }
 
+/**
+ * The organizations a login by this contact would land in, without resolving it to one user: the
+ * target's own users first, else its sub-organizations'. Empty for a contact nobody has (a
+ * sign-up). For checks made before the login (init_otp), where a conflict is not yet an error.
+ */
+export async function organizationsHoldingContact(
+  tx: TRepositories,
+  organizationId: string,
+  otpType: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS',
+  contact: string,
+): Promise<string[]> {
+  const own = await tx.logins.usersByContact([organizationId], otpType, contact);
+  if (own.length > 0) return [organizationId];
+  const subs = await tx.logins.subOrganizationIds(organizationId);
+  if (subs.length === 0) return [];
+  return [...new Set((await tx.logins.usersByContact(subs, otpType, contact)).map((u) => u.organizationId))];
+}
+
 /** The user whose OAuth provider matches the token's issuer, subject and audience. */
 export async function resolveUserByOidc(tx: TRepositories, organizationId: string, claims: { iss: string; sub: string; aud: string }): Promise<TLoginUser> {
-  const match = async (orgIds: string[]) => (await tx.logins.oauthProvidersBySubject(orgIds, claims.iss, claims.sub)).filter((p) => p.audience === claims.aud);
+  /** Providers for (iss, sub); `otherAudiences` counts those that differ only by audience. */
+  let otherAudiences = 0;
+  const match = async (orgIds: string[]) => {
+    const bySubject = await tx.logins.oauthProvidersBySubject(orgIds, claims.iss, claims.sub);
+    const same = bySubject.filter((p) => p.audience === claims.aud);
+    otherAudiences += bySubject.length - same.length;
+    return same;
+  };
   let providers = await match([organizationId]);
   if (providers.length === 0) {
     const subs = await tx.logins.subOrganizationIds(organizationId);
     if (subs.length > 0) providers = await match(subs);
   }
+  if (providers.length === 0 && otherAudiences > 0) {
+    throw new AppError(
+      'NOT_FOUND',
+      `no user with an OAuth provider for this token: its audience ${claims.aud} matches no OAuth provider of issuer ${claims.iss} and this subject in organization ${organizationId} or its sub-organizations (the token was issued for another app's client ID)`,
+      { audience: claims.aud },
+    );
+  }
   if (new Set(providers.map((p) => p.organizationId)).size > 1) throw new AppError('CREDENTIAL_CONFLICT', 'more than one suborg associated with this OIDC token', { credential: 'OIDC token' });
   if (new Set(providers.map((p) => p.userId)).size > 1) throw new AppError('BAD_REQUEST', 'more than one user has this OIDC identity; remove the duplicate OAuth provider');
   const p = providers[0];
   const user = p ? await tx.users.findById(p.organizationId, p.userId) : null;
-  if (!p || !user) throw new AppError('NOT_FOUND', `no user with an OAuth provider for issuer ${claims.iss} and this subject in organization ${organizationId} or its sub-organizations`);
+  if (!p || !user) throw new AppError('NOT_FOUND', `no user with an OAuth provider for issuer ${claims.iss}, this subject and audience ${claims.aud} in organization ${organizationId} or its sub-organizations`, { audience: claims.aud });
   return { organizationId: p.organizationId, userId: user.id, user };
 }
+
+/** The login feature that gates an OTP flow by the contact's kind. */
+export const otpFeature = (otpType: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS') => (otpType === 'OTP_TYPE_EMAIL' ? 'FEATURE_NAME_OTP_EMAIL_AUTH' : 'FEATURE_NAME_SMS_AUTH');
 
 /**
  * Whether a login flow is switched on for the organization the user lives in. Sub-organizations

@@ -3,10 +3,10 @@
  * the signing user (15 minutes by default) and the answer is the session JWT. Sent by
  * `loginWithPasskey` aimed at the parent organization with a sub-organization's passkey, so it
  * accepts logins through the parent; and with `X-Stamp-Attested` (`loginWithOtp`/`loginWithOauth`),
- * a key vouched for by a verification token or an OIDC token. Policy: SESSION / CREATE,
+ * a key vouched for by a verification token (spent here, once) or an OIDC token. Policy: SESSION / CREATE,
  * implicitly allowed for oneself.
  */
-import { ZStampLoginIntentSchema, type TSessionResult, type TStampLoginIntent } from '@latchkey/domain';
+import { AppError, ZStampLoginIntentSchema, type TSessionResult, type TStampLoginIntent } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { issueLoginSession } from './issue-session.js';
 
@@ -18,7 +18,13 @@ export const stampLogin: TActivityDefinition<TStampLoginIntent, TSessionResult> 
   access: { loginViaParent: true, selfService: true, attested: true },
   onFailure: 'reject',
   params: ZStampLoginIntentSchema,
-  handle(ctx, p) {
+  async handle(ctx, p) {
+    // An attested verification token is spent here, with the session, and not at authentication:
+    // a request refused before this point (policy, parameters, timestamp) leaves it usable.
+    const cred = ctx.principal.credential;
+    if (cred.kind === 'attested' && cred.verificationTokenId && !(await ctx.tx.logins.spendVerificationToken(cred.verificationTokenId, ctx.organizationId))) {
+      throw new AppError('UNAUTHENTICATED', 'attested stamp refused: the verification token was already used');
+    }
     return issueLoginSession(ctx, { userId: ctx.principal.userId, publicKey: p.publicKey, expirationSeconds: p.expirationSeconds, invalidateExisting: p.invalidateExisting });
   },
 };

@@ -1,0 +1,169 @@
+/**
+ * The login flags of a sub-organization (its `disable*` parameters at creation) against every way
+ * in: X-Stamp-Attested stamp_login with a verification token, init_otp aimed at the parent, and
+ * otp_login. Also: an attested verification token is spent only by the stamp_login that runs (a
+ * refused request leaves it usable).
+ * In process, on a real database; mail and OIDC verification are stand-ins recording what they get.
+ */
+import { generateP256KeyPair, newId, signP256, signVerificationToken, type TVerificationTokenClaims } from '@latchkey/crypto';
+import { AppError, type TActivity } from '@latchkey/domain';
+import { stopTestPostgres } from '@latchkey/persistence/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withServerKey } from '../src/engine/services.js';
+import { createFixture, type TFixture, type TKeyPair } from './fixture.js';
+
+let f: TFixture;
+const mails: { to: string; subject: string }[] = [];
+
+beforeAll(async () => {
+  f = await createFixture({
+    services: {
+      mail: {
+        async send(m) {
+          mails.push({ to: String(m.to), subject: m.subject });
+          return { messageId: newId() };
+        },
+      },
+      // A stand-in issuer: the "id_token" is the JSON of its claims (the real verifier has its own tests).
+      oidc: {
+        async verify(token) {
+          const c = JSON.parse(token) as { iss: string; sub: string; aud: string };
+          return { iss: c.iss, sub: c.sub, aud: c.aud, audiences: [c.aud], claims: c };
+        },
+      },
+    },
+  });
+}, 120_000);
+afterAll(async () => {
+  await f?.close();
+  await stopTestPostgres();
+});
+
+let counter = 0;
+const unique = (p: string) => `${p}-${Date.now().toString(36)}-${++counter}`;
+
+async function errorOf(p: Promise<unknown>): Promise<AppError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(AppError);
+    return e as AppError;
+  }
+  throw new Error('expected an AppError, but the call succeeded');
+}
+
+async function createSubOrg(user: { email?: string; phone?: string; apiKey?: TKeyPair }, flags: Record<string, boolean> = {}) {
+  const a = await f.submit('create_sub_organization', 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', {
+    subOrganizationName: unique('sub'),
+    rootQuorumThreshold: 1,
+    rootUsers: [
+      {
+        userName: 'End User',
+        ...(user.email ? { userEmail: user.email } : {}),
+        ...(user.phone ? { userPhoneNumber: user.phone } : {}),
+        apiKeys: user.apiKey ? [{ apiKeyName: 'device', publicKey: user.apiKey.publicKey, curveType: 'API_KEY_CURVE_P256' }] : [],
+        authenticators: [],
+        oauthProviders: [],
+      },
+    ],
+    ...flags,
+  });
+  const r = (a.result as Record<string, { subOrganizationId: string; rootUserIds: string[] }>)['createSubOrganizationResultV8']!;
+  return { organizationId: r.subOrganizationId, userId: r.rootUserIds[0]! };
+}
+
+/** A verification token as verify_otp issues it (the server's otp_verifier key), bound to `key`. */
+async function verificationToken(contact: string, key: TKeyPair, verificationType: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS' = 'OTP_TYPE_EMAIL') {
+  const claims: TVerificationTokenClaims = { id: newId(), verificationType, contact, organizationId: f.root.organizationId, publicKey: key.publicKey, expiresAtMs: Date.now() + 600_000 };
+  return withServerKey(f.store, f.vault, 'otp_verifier', (k) => signVerificationToken(claims, Buffer.from(k.privateKey).toString('hex')));
+}
+
+/** Submits `body` to `path` with an X-Stamp-Attested of `key` vouched for by `token`. */
+function attested(path: string, body: object, key: TKeyPair, token: string, kind: 'submit' | 'query' = 'submit') {
+  const raw = JSON.stringify(body);
+  const header = { publicKeyAttestation: token, scheme: 'STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN', publicKey: key.publicKey, signature: signP256(key.privateKey, Buffer.from(raw)) };
+  const headers = { 'x-stamp-attested': Buffer.from(JSON.stringify(header)).toString('base64url') };
+  return kind === 'submit' ? f.engine.submit(path, headers, Buffer.from(raw)) : f.engine.query(path, headers, Buffer.from(raw));
+}
+
+const stampLoginBody = (organizationId: string, publicKey: string, timestampMs = Date.now()) => ({
+  type: 'ACTIVITY_TYPE_STAMP_LOGIN',
+  timestampMs: String(timestampMs),
+  organizationId,
+  parameters: { publicKey },
+});
+
+const sessionOf = (a: TActivity) => (a.result as Record<string, { session: string }>)['stampLoginResult']!.session;
+const claimsOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+
+describe('X-Stamp-Attested (verification token) respects the sub-organization login flags', () => {
+  it('refuses a sub-organization created with disableOtpEmailAuth, aimed at the parent or at the sub-organization', async () => {
+    const email = `${unique('no-otp')}@example.test`;
+    const sub = await createSubOrg({ email }, { disableOtpEmailAuth: true });
+    const key = generateP256KeyPair();
+    const token = await verificationToken(email, key);
+    for (const target of [f.root.organizationId, sub.organizationId]) {
+      const err = await errorOf(attested('stamp_login', stampLoginBody(target, key.publicKey), key, token));
+      expect(err.code).toBe('REQUEST_NOT_AUTHORIZED');
+      expect(err.httpStatus).toBe(403);
+      expect(err.message).toContain('FEATURE_NAME_OTP_EMAIL_AUTH is disabled');
+    }
+    expect(await f.store.logins.apiKeysInSubOrganizations(f.root.organizationId, key.publicKey)).toEqual([]);
+  });
+
+  it('refuses an SMS token for a sub-organization created with disableSmsAuth, and lets the e-mail one through', async () => {
+    const email = `${unique('no-sms')}@example.test`;
+    const phone = `+1415557${String(counter).padStart(4, '0')}`;
+    const sub = await createSubOrg({ email, phone }, { disableSmsAuth: true });
+    const key = generateP256KeyPair();
+    const err = await errorOf(attested('stamp_login', stampLoginBody(f.root.organizationId, key.publicKey), key, await verificationToken(phone, key, 'OTP_TYPE_SMS')));
+    expect(err.message).toContain('FEATURE_NAME_SMS_AUTH is disabled');
+    const ok = await attested('stamp_login', stampLoginBody(f.root.organizationId, key.publicKey), key, await verificationToken(email, key));
+    expect(claimsOf(sessionOf((ok as { activity: TActivity }).activity))).toMatchObject({ organization_id: sub.organizationId, user_id: sub.userId });
+  });
+
+  it('does not burn the token when the request is refused after authentication; the stamp_login that runs spends it', async () => {
+    const email = `${unique('spend')}@example.test`;
+    const sub = await createSubOrg({ email });
+    const key = generateP256KeyPair();
+    const token = await verificationToken(email, key);
+
+    // Refused by the envelope (stale timestamp), by being another activity, and by being a query.
+    const stale = await errorOf(attested('stamp_login', stampLoginBody(f.root.organizationId, key.publicKey, Date.now() - 3_600_000), key, token));
+    expect(stale.code).toBe('TIMESTAMP_OUT_OF_WINDOW');
+    const wallet = await errorOf(
+      attested('create_wallet', { type: 'ACTIVITY_TYPE_CREATE_WALLET', timestampMs: String(Date.now()), organizationId: sub.organizationId, parameters: { walletName: 'w', accounts: [] } }, key, token),
+    );
+    expect(wallet.message).toContain('attested stamp can only submit stamp_login');
+    const whoami = await errorOf(attested('whoami', { organizationId: sub.organizationId }, key, token, 'query'));
+    expect(whoami.code).toBe('REQUEST_NOT_AUTHORIZED');
+
+    // The token still works, once.
+    const ok = (await attested('stamp_login', stampLoginBody(f.root.organizationId, key.publicKey), key, token)) as { activity: TActivity };
+    expect(claimsOf(sessionOf(ok.activity))).toMatchObject({ organization_id: sub.organizationId, user_id: sub.userId });
+    const again = await errorOf(attested('stamp_login', stampLoginBody(f.root.organizationId, key.publicKey, Date.now() + 1), key, token));
+    expect(again.code).toBe('UNAUTHENTICATED');
+    expect(again.httpStatus).toBe(401);
+    expect(again.message).toContain('already used');
+  });
+});
+
+describe('login activities check the flags of the organization the login lands in', () => {
+  it('init_otp aimed at the parent refuses a contact whose sub-organization disabled OTP by e-mail, and sends nothing', async () => {
+    const email = `${unique('init')}@example.test`;
+    await createSubOrg({ email }, { disableOtpEmailAuth: true });
+    const sent = mails.length;
+    const err = await errorOf(f.submit('init_otp', 'ACTIVITY_TYPE_INIT_OTP_V3', { otpType: 'OTP_TYPE_EMAIL', contact: email, appName: 'T' }));
+    expect(err.code).toBe('REQUEST_NOT_AUTHORIZED');
+    expect(err.message).toContain('FEATURE_NAME_OTP_EMAIL_AUTH is disabled');
+    expect(mails.length).toBe(sent);
+
+    // A sign-up (nobody has the contact yet) and a sub-organization that allows it still get a code.
+    const signup = `${unique('signup')}@example.test`;
+    await f.submit('init_otp', 'ACTIVITY_TYPE_INIT_OTP_V3', { otpType: 'OTP_TYPE_EMAIL', contact: signup, appName: 'T' });
+    const allowed = `${unique('allowed')}@example.test`;
+    await createSubOrg({ email: allowed });
+    await f.submit('init_otp', 'ACTIVITY_TYPE_INIT_OTP_V3', { otpType: 'OTP_TYPE_EMAIL', contact: allowed, appName: 'T' });
+    expect(mails.slice(sent).map((m) => m.to)).toEqual([signup, allowed]);
+  });
+});
