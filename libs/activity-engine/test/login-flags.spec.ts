@@ -2,7 +2,7 @@
  * The login flags of a sub-organization (its `disable*` parameters at creation) against every way
  * in: X-Stamp-Attested stamp_login with a verification token, init_otp aimed at the parent, and
  * otp_login. Also: an attested verification token is spent only by the stamp_login that runs (a
- * refused request leaves it usable).
+ * refused request leaves it usable), and who may register an OAuth identity by bare `oidcClaims`.
  * In process, on a real database; mail and OIDC verification are stand-ins recording what they get.
  */
 import { generateP256KeyPair, newId, signP256, signVerificationToken, type TVerificationTokenClaims } from '@latchkey/crypto';
@@ -165,5 +165,74 @@ describe('login activities check the flags of the organization the login lands i
     await createSubOrg({ email: allowed });
     await f.submit('init_otp', 'ACTIVITY_TYPE_INIT_OTP_V3', { otpType: 'OTP_TYPE_EMAIL', contact: allowed, appName: 'T' });
     expect(mails.slice(sent).map((m) => m.to)).toEqual([signup, allowed]);
+  });
+});
+
+describe('oidcClaims: only for an identity the request proves, or from a top-level root user', () => {
+  const claims = (sub: string, aud = 'app') => ({ iss: 'https://idp.example', sub, aud });
+  const token = (sub: string, aud = 'app') => JSON.stringify(claims(sub, aud));
+
+  it('refuses bare claims from a sub-organization user (its own root user), and takes claims alongside a token of the same identity', async () => {
+    const device = generateP256KeyPair();
+    const sub = await createSubOrg({ email: `${unique('claims')}@example.test`, apiKey: device });
+    const submit = (oauthProviders: object[]) => {
+      const body = JSON.stringify({ type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2', timestampMs: String(Date.now()), organizationId: sub.organizationId, parameters: { userId: sub.userId, oauthProviders } });
+      return f.engine.submit('create_oauth_providers', f.stamp(body, device), Buffer.from(body));
+    };
+    const victim = unique('victim');
+    const err = await errorOf(submit([{ providerName: 'idp', oidcClaims: claims(victim) }]));
+    expect(err.code).toBe('REQUEST_NOT_AUTHORIZED');
+    expect(err.message).toContain('oauthProviders[0]: oidcClaims are accepted only alongside an oidcToken');
+    expect(await f.store.logins.oauthProvidersBySubject([sub.organizationId], 'https://idp.example', victim)).toEqual([]);
+    // Someone else's subject next to one's own token is still refused.
+    const mine = unique('mine');
+    const mixed = await errorOf(submit([{ providerName: 'idp', oidcToken: token(mine) }, { providerName: 'idp', oidcClaims: claims(victim, 'other-app') }]));
+    expect(mixed.message).toContain('oauthProviders[1]');
+
+    const ok = await submit([{ providerName: 'idp', oidcToken: token(mine) }, { providerName: 'idp', oidcClaims: claims(mine, 'other-app') }]);
+    expect(ok.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    const stored = await f.store.logins.oauthProvidersBySubject([sub.organizationId], 'https://idp.example', mine);
+    expect(stored.map((p) => p.audience).sort()).toEqual(['app', 'other-app']);
+  });
+
+  it('refuses bare claims in create_users run inside a sub-organization', async () => {
+    const device = generateP256KeyPair();
+    const sub = await createSubOrg({ email: `${unique('cu')}@example.test`, apiKey: device });
+    const body = JSON.stringify({
+      type: 'ACTIVITY_TYPE_CREATE_USERS_V4',
+      timestampMs: String(Date.now()),
+      organizationId: sub.organizationId,
+      parameters: { users: [{ userName: 'x', apiKeys: [], authenticators: [], userTags: [], oauthProviders: [{ providerName: 'idp', oidcClaims: claims(unique('v')) }] }] },
+    });
+    const res = await f.engine.submit('create_users', f.stamp(body, device), Buffer.from(body)).then(
+      (r) => r.activity,
+      (e: unknown) => e,
+    );
+    // create_users records a FAILED activity for a handler's refusal; either way no user is made.
+    const failure = res instanceof AppError ? res.message : JSON.stringify((res as TActivity).failure ?? {});
+    expect(failure).toContain('oidcClaims are accepted only alongside an oidcToken');
+    const users = await f.store.users.listByOrganization(sub.organizationId);
+    expect(users.map((u) => u.userName)).toEqual(['End User']);
+  });
+
+  it('lets a root user of a top-level organization give bare claims, but not a non-root user', async () => {
+    const rootOk = await f.submit('create_users', 'ACTIVITY_TYPE_CREATE_USERS_V4', {
+      users: [{ userName: unique('claimed'), apiKeys: [], authenticators: [], userTags: [], oauthProviders: [{ providerName: 'idp', oidcClaims: claims(unique('r')) }] }],
+    });
+    expect(rootOk.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    const plainKey = generateP256KeyPair();
+    const created = await f.submit('create_users', 'ACTIVITY_TYPE_CREATE_USERS_V4', {
+      users: [{ userName: unique('plain'), apiKeys: [{ apiKeyName: 'k', publicKey: plainKey.publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], userTags: [], oauthProviders: [] }],
+    });
+    const plainUserId = (created.result as Record<string, { userIds: string[] }>)['createUsersResult']!.userIds[0]!;
+    const body = JSON.stringify({
+      type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2',
+      timestampMs: String(Date.now()),
+      organizationId: f.root.organizationId,
+      parameters: { userId: plainUserId, oauthProviders: [{ providerName: 'idp', oidcClaims: claims(unique('p')) }] },
+    });
+    const err = await errorOf(f.engine.submit('create_oauth_providers', f.stamp(body, plainKey), Buffer.from(body)));
+    expect(err.code).toBe('REQUEST_NOT_AUTHORIZED');
+    expect(err.message).toContain('or from a root user');
   });
 });

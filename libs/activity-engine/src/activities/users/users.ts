@@ -21,6 +21,7 @@ import type { TRepositories } from '@latchkey/persistence';
 import type { TActivityContext, TActivityDefinition } from '../../engine/activity-definition.js';
 import { addApiKeys, assertApiKeysUnused, assertApiKeysWellFormed, assertUserExists, type TLocatedApiKey } from '../api-keys/api-keys.js';
 import { checkCredentials, writeCredentials } from '../credentials/add-user-credentials.js';
+import { assertOidcClaimsAllowed } from '../oauth-providers/oauth-providers.js';
 
 /** @throws AppError 404 naming the user tags that do not exist in the organization */
 export async function assertUserTagsExist(ctx: TActivityContext, tagIds: readonly string[]): Promise<void> {
@@ -60,6 +61,7 @@ export const createUsers: TActivityDefinition<TCreateUsersIntent, TCreateUsersRe
     const others = [];
     for (const [i, u] of p.users.entries()) {
       others.push(await checkCredentials(ctx, { authenticators: u.authenticators, oauthProviders: u.oauthProviders }, (kind, j) => `users[${i}].${kind}[${j}]`, originOrgs));
+      await assertOidcClaimsAllowed(ctx, u.oauthProviders, others[i]!.oauthProviders, (j) => `users[${i}].oauthProviders[${j}]`);
     }
     const userIds: string[] = [];
     for (const [i, u] of p.users.entries()) {
