@@ -2,11 +2,15 @@
  * Turnkey's documented example policies (tkhq/docs `features/policies/examples/*`,
  * `features/policies/language.mdx`, `features/policies/time-based-policies.mdx`), each evaluated
  * over request contexts built the way the engine builds them: the expected outcome per context,
- * including the requests a policy must NOT match and the ones where it errors.
+ * including the requests a policy must NOT match and the ones where it errors. A second table
+ * takes sets of those policies through the engine's decision (`createPolicyEvaluator`): deny wins
+ * over allow, the root quorum bypasses both, and a policy whose condition errors does not apply.
  */
 import { Keypair, SystemProgram, Transaction as SolanaTransaction } from '@solana/web3.js';
 import { Transaction } from 'ethers';
+import type { Policy, TRepositories } from '@latchkey/persistence';
 import { describe, expect, it } from 'vitest';
+import { approversFrom, createPolicyEvaluator, type TApprover, type TPolicyOutcome, type TPolicyRequest } from '../engine/policy-decision.js';
 import type { TPolicyEvaluationErrorKind } from './errors.js';
 import { createConditionContext, type TConditionContext, type TConsensusContext } from './context.js';
 import { evaluatePolicyExpression } from './evaluator.js';
@@ -261,6 +265,98 @@ describe("Turnkey's example policies", () => {
         it(`${why} → ${String(expected)}`, () => {
           const r = evaluatePolicyExpression(tree, context);
           expect(r.ok ? r.value : r.error.kind).toBe(expected);
+        });
+      }
+    });
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Sets of the example policies, decided as the engine decides (protocol notes §7: root quorum,
+// then deny, then allow, then implicit deny).
+// ---------------------------------------------------------------------------------------------
+
+const ORG = 'c0ffee00-0000-4000-8000-000000000010';
+const ROOT = 'c0ffee00-0000-4000-8000-000000000011';
+
+type TPolicySpec = Pick<Policy, 'id' | 'effect' | 'condition' | 'consensus'>;
+
+/** Just what the evaluator reads: the organization (1-of-1 root quorum of ROOT) and its policies. */
+const repositoriesWith = (policies: readonly TPolicySpec[]): TRepositories =>
+  ({
+    organizations: {
+      findById: async () => ({ id: ORG, parentOrganizationId: null, name: 'org', rootQuorumThreshold: 1, createdAt: NOW, updatedAt: NOW, deletedAt: null }),
+      rootQuorumMembers: async () => [{ organizationId: ORG, userId: ROOT, createdAt: NOW }],
+    },
+    policies: { list: async () => policies.map((p): Policy => ({ ...p, organizationId: ORG, name: p.id, notes: '', createdAt: NOW, updatedAt: NOW })) },
+  }) as unknown as TRepositories;
+
+const approver = (userId: string): TApprover => ({ userId, email: null, name: userId, tags: [], credential: { id: `key-${userId}`, type: 'CREDENTIAL_TYPE_API_KEY_P256', publicKey: `02${'ab'.repeat(32)}` } });
+
+/** The request the engine builds for `context`, initiated by the first approver (or USER). */
+const requestFor = (context: TConditionContext, initiator: string): TPolicyRequest => ({
+  principal: { organizationId: ORG, userId: initiator, credential: { kind: 'attested', publicKey: '', scheme: '', signature: '' } },
+  organizationId: ORG,
+  activity: { type: context.activity.type, kind: context.activity.kind, resource: context.activity.resource ?? '', action: context.activity.action ?? '', params: context.activity.params, selfService: false },
+});
+
+interface TPolicySetExample {
+  name: string;
+  policies: TPolicySpec[];
+  cases: [context: TConditionContext, approvers: string[], expected: { outcome: TPolicyOutcome; deciding: string[] }, why: string][];
+}
+
+const ALLOW_CREATE = { id: 'allow-wallet-create', effect: 'EFFECT_ALLOW', condition: "activity.resource == 'WALLET' && activity.action == 'CREATE'", consensus: `approvers.any(user, user.id == '${USER}')` };
+const DENY_CREATE_WALLET = { id: 'deny-create-wallet', effect: 'EFFECT_DENY', condition: "activity.type == 'ACTIVITY_TYPE_CREATE_WALLET'", consensus: '' };
+
+const POLICY_SETS: TPolicySetExample[] = [
+  {
+    name: 'deny wins over allow',
+    policies: [ALLOW_CREATE, DENY_CREATE_WALLET],
+    cases: [
+      [activity('ACTIVITY_TYPE_CREATE_WALLET'), [USER], { outcome: 'OUTCOME_DENY_EXPLICIT', deciding: ['deny-create-wallet'] }, 'both apply and the allow is met: the deny decides'],
+      [activity('ACTIVITY_TYPE_CREATE_WALLET'), ['someone-else'], { outcome: 'OUTCOME_DENY_EXPLICIT', deciding: ['deny-create-wallet'] }, 'the allow still needs approvals: no waiting, denied'],
+      [activity('ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS'), [USER], { outcome: 'OUTCOME_ALLOW', deciding: ['allow-wallet-create'] }, 'only the allow applies'],
+      [activity('ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS'), ['someone-else'], { outcome: 'OUTCOME_REQUIRES_CONSENSUS', deciding: ['allow-wallet-create'] }, 'only the allow applies, its approver has not approved'],
+      [activity('ACTIVITY_TYPE_CREATE_WALLET'), [ROOT], { outcome: 'OUTCOME_ALLOW', deciding: [] }, 'the root quorum bypasses the deny'],
+      [activity('ACTIVITY_TYPE_CREATE_USERS_V3'), [USER], { outcome: 'OUTCOME_DENY_IMPLICIT', deciding: [] }, 'neither applies'],
+    ],
+  },
+  {
+    name: 'deny wins whatever the order and the allow',
+    policies: [DENY_CREATE_WALLET, { id: 'allow-all', effect: 'EFFECT_ALLOW', condition: '', consensus: '' }],
+    cases: [
+      [activity('ACTIVITY_TYPE_CREATE_WALLET'), [USER], { outcome: 'OUTCOME_DENY_EXPLICIT', deciding: ['deny-create-wallet'] }, 'an unconditional allow does not beat it'],
+      [activity('ACTIVITY_TYPE_DELETE_WALLETS'), [USER], { outcome: 'OUTCOME_ALLOW', deciding: ['allow-all'] }, 'the deny does not apply'],
+    ],
+  },
+  {
+    name: 'a deny whose condition errors does not apply (missing field)',
+    policies: [
+      { id: 'deny-other-key', effect: 'EFFECT_DENY', condition: `private_key.id != '${KEY}'`, consensus: '' },
+      { id: 'allow-sign', effect: 'EFFECT_ALLOW', condition: "activity.action == 'SIGN'", consensus: '' },
+    ],
+    cases: [
+      [signEth(ALLOWED, 0n), [USER], { outcome: 'OUTCOME_ALLOW', deciding: ['allow-sign'] }, 'wallet signing: private_key is missing, the deny errors'],
+      [signRawWithKey, [USER], { outcome: 'OUTCOME_ALLOW', deciding: ['allow-sign'] }, 'signing with the key: the deny is false'],
+      [
+        activity('ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', {}, { privateKey: { id: 'another-key', tags: [], imported: false, exported: false, label: 'other' } }),
+        [USER],
+        { outcome: 'OUTCOME_DENY_EXPLICIT', deciding: ['deny-other-key'] },
+        'signing with another key: the deny applies and wins',
+      ],
+    ],
+  },
+];
+
+describe("sets of Turnkey's example policies, decided by the engine", () => {
+  const evaluator = createPolicyEvaluator();
+  for (const example of POLICY_SETS) {
+    describe(example.name, () => {
+      for (const [context, ids, expected, why] of example.cases) {
+        it(`${why} → ${expected.outcome}`, async () => {
+          const decision = await evaluator.evaluate(requestFor(context, ids[0] ?? USER), repositoriesWith(example.policies), approversFrom(ids.map(approver)), async () => context as unknown as Record<string, unknown>);
+          expect({ outcome: decision.outcome, deciding: decision.decidingPolicyIds }).toEqual(expected);
         });
       }
     });
