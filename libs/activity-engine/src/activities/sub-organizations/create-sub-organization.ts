@@ -43,7 +43,7 @@ async function handle(ctx: TActivityContext, p: TCreateSubOrganizationIntent): P
   if (parent.parentOrganizationId) throw new AppError('BAD_REQUEST', 'a sub-organization cannot have sub-organizations of its own');
 
   if (p.verificationToken) {
-    const token = await verifySignupToken(ctx, p.verificationToken, p.clientSignature);
+    const token = await verifySignupToken(ctx, p.verificationToken, p.clientSignature, p);
     const matches = p.rootUsers.some((u) =>
       token.verificationType === 'OTP_TYPE_EMAIL' ? u.userEmail?.toLowerCase() === token.contact.toLowerCase() : u.userPhoneNumber === token.contact,
     );
