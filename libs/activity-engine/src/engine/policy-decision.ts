@@ -5,7 +5,11 @@
  *   2. else any applicable EFFECT_DENY policy → DENY (explicit) — deny always wins;
  *   3. else an applicable EFFECT_ALLOW policy whose consensus is met → ALLOW; one whose consensus
  *      is not met yet → REQUIRES_CONSENSUS;
- *   4. else the implicit allows (one's own login and credentials) → ALLOW;
+ *   4. else the implicit allows → ALLOW: a self-service kind (one's own login, session or
+ *      credentials) whose every target user is the caller — the `userId` (and `userIds`) it names,
+ *      or the caller when it names none. Another user's credentials are never implicit, not even
+ *      for a root user: they take a policy or the root quorum, so one root member cannot add its
+ *      key to another and then approve as them;
  *   5. else a root user acting below the quorum threshold → REQUIRES_CONSENSUS;
  *   6. else DENY (implicit).
  *
@@ -34,7 +38,10 @@ export interface TPolicyRequest {
     resource: string;
     action: string;
     params: unknown;
-    /** The kind is one's own login, session or credential: implicitly allowed unless denied. */
+    /**
+     * The kind is one's own login, session or credential: implicitly allowed unless denied, but
+     * only while every user it targets (`params.userId`, `params.userIds`) is the caller.
+     */
     selfService: boolean;
   };
 }
@@ -90,6 +97,17 @@ export function consensusContext(approvers: readonly TApprover[]): Record<string
       public_key: a.credential.publicKey,
     })),
   };
+}
+
+/**
+ * True when every user a self-service activity targets is the caller: the `userId` and `userIds`
+ * its parameters name (create_api_keys, recover_user, create_read_write_session…), or — naming
+ * none (stamp_login) — the caller itself.
+ */
+export function targetsOnlyCaller(req: TPolicyRequest): boolean {
+  const p = (req.activity.params ?? {}) as Record<string, unknown>;
+  const named = [p['userId'], ...(Array.isArray(p['userIds']) ? (p['userIds'] as unknown[]) : [])].filter((id) => id !== undefined && id !== null);
+  return named.every((id) => id === req.principal.userId);
 }
 
 type TExprResult = { value: boolean } | { error: string };
@@ -163,7 +181,7 @@ export function createPolicyEvaluator(): TPolicyEvaluator {
       if (allows.length) {
         return { outcome: 'OUTCOME_REQUIRES_CONSENSUS', reason: `policies ${ids(allows).join(', ')} need more approvals`, decidingPolicyIds: ids(allows), evaluations };
       }
-      if (req.activity.selfService) return { outcome: 'OUTCOME_ALLOW', reason: 'implicitly allowed: acting on oneself', decidingPolicyIds: [], evaluations };
+      if (req.activity.selfService && targetsOnlyCaller(req)) return { outcome: 'OUTCOME_ALLOW', reason: 'implicitly allowed: acting on oneself', decidingPolicyIds: [], evaluations };
       if (rootApprovals > 0) {
         return { outcome: 'OUTCOME_REQUIRES_CONSENSUS', reason: `root quorum needs ${org.rootQuorumThreshold} approvals, has ${rootApprovals}`, decidingPolicyIds: [], evaluations };
       }

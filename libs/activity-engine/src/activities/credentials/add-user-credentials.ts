@@ -59,16 +59,15 @@ export function assertApiKeysWellFormed(keys: readonly TLocatedApiKey[]): string
 type TPathOf = (kind: 'apiKeys' | 'authenticators' | 'oauthProviders', index: number) => string;
 
 /**
- * A user may manage its own credentials; managing another user's takes a root user.
- * @throws AppError 404 (no such user), 403 (someone else's, not root)
+ * The user whose credentials an activity changes must exist. Who may change them is decided by
+ * the policy engine alone (engine/policy-decision.ts), before any handler runs: one's own are
+ * implicitly allowed unless a policy denies it; another user's take an allowing policy or the root
+ * quorum — for a root user too. A handler never refuses what the policies allowed (a non-root
+ * user may manage others' keys by policy), and never lets through what they did not.
+ * @throws AppError 404 (no such user)
  */
 export async function assertMayManageCredentials(ctx: TActivityContext, userId: string): Promise<void> {
   if (!(await ctx.tx.users.findById(ctx.organizationId, userId))) throw new AppError('NOT_FOUND', `user not found: ${userId}`, { userId });
-  if (userId === ctx.principal.userId) return;
-  const roots = await ctx.tx.organizations.rootQuorumMembers(ctx.organizationId);
-  if (!roots.some((m) => m.userId === ctx.principal.userId)) {
-    throw new AppError('REQUEST_NOT_AUTHORIZED', "request not authorized: only root users may change another user's credentials", { userId });
-  }
 }
 
 /** The WebAuthn origins an organization accepts (FEATURE_NAME_WEBAUTHN_ORIGINS on it or its parent). */
