@@ -9,6 +9,8 @@
  *   has not voted approved, the policies would not allow it), makes the activity REJECTED.
  * - `canApprove` / `canReject` are computed for the caller: true only while the activity waits,
  *   the caller has not voted, and its vote could change the outcome.
+ * - A vote records the credential that cast it (id, type, a passkey's credential id), so each
+ *   re-evaluation sees the approvers' `credentials` exactly as the submission did.
  */
 import { newId, type TKeyVault } from '@latchkey/crypto';
 import { AppError, fromZodIssues, toTimestamp, ZActivityRequestSchema, ZVoteIntentSchema, type TActivity, type TActivityStatus, type TVote } from '@latchkey/domain';
@@ -27,7 +29,18 @@ export const VOTE_PATHS = { approve_activity: 'VOTE_SELECTION_APPROVED', reject_
 const VOTE_TYPES = { VOTE_SELECTION_APPROVED: 'ACTIVITY_TYPE_APPROVE_ACTIVITY', VOTE_SELECTION_REJECTED: 'ACTIVITY_TYPE_REJECT_ACTIVITY' } as const;
 type TSelection = keyof typeof VOTE_TYPES;
 
-const CREDENTIAL_TYPE_OF_KIND = { 'api-key': '', webauthn: 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR', attested: 'CREDENTIAL_TYPE_LOGIN' } as const;
+const WEBAUTHN_TYPE = 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR';
+const CREDENTIAL_TYPE_OF_KIND = { 'api-key': '', webauthn: WEBAUTHN_TYPE, attested: 'CREDENTIAL_TYPE_LOGIN' } as const;
+
+/** The consensus facts of the credential that signed a request (`credentials[]` of the context). */
+function credentialOf(c: TPrincipal['credential']): TApprover['credential'] {
+  return {
+    id: c.kind === 'api-key' ? c.apiKeyId : c.kind === 'webauthn' ? c.authenticatorId : '',
+    type: c.kind === 'api-key' ? c.credentialType : CREDENTIAL_TYPE_OF_KIND[c.kind],
+    ...(c.kind === 'webauthn' ? { credentialId: c.credentialId } : {}),
+    publicKey: c.publicKey,
+  };
+}
 
 /** Computes once, on first use. */
 function memo<T>(f: () => Promise<T>): () => Promise<T> {
@@ -38,36 +51,43 @@ function memo<T>(f: () => Promise<T>): () => Promise<T> {
 /** The approver a principal is, for the consensus context (`approvers`, `credentials`). */
 export async function approverOf(db: TRepositories, principal: TPrincipal): Promise<TApprover> {
   const [user, tags] = await Promise.all([db.users.findById(principal.organizationId, principal.userId), db.users.tagIdsByUser(principal.organizationId, [principal.userId])]);
-  const c = principal.credential;
-  return {
-    userId: principal.userId,
-    email: user?.userEmail ?? null,
-    name: user?.userName ?? '',
-    tags: tags.get(principal.userId) ?? [],
-    credential: {
-      id: c.kind === 'api-key' ? c.apiKeyId : c.kind === 'webauthn' ? c.authenticatorId : '',
-      type: c.kind === 'api-key' ? c.credentialType : CREDENTIAL_TYPE_OF_KIND[c.kind],
-      ...(c.kind === 'webauthn' ? { credentialId: c.credentialId } : {}),
-      publicKey: c.publicKey,
-    },
-  };
+  return { userId: principal.userId, email: user?.userEmail ?? null, name: user?.userName ?? '', tags: tags.get(principal.userId) ?? [], credential: credentialOf(principal.credential) };
 }
 
-/** Approvers from recorded votes (approvals only). */
-async function approversFromVotes(db: TRepositories, organizationId: string, votes: readonly Vote[]): Promise<TApprover[]> {
+/** The live credentials of some users, as consensus facts (expired API keys left out: they cannot sign). */
+async function credentialsOfUsers(db: TRepositories, organizationId: string, userIds: readonly string[], now: Date): Promise<{ userId: string; credential: TApprover['credential'] }[]> {
+  const [keys, passkeys] = await Promise.all([db.credentials.listApiKeysByOrganization(organizationId, userIds), db.credentials.listAuthenticatorsByOrganization(organizationId, userIds)]);
+  return [
+    ...keys.filter((k) => !k.expiresAt || k.expiresAt > now).map((k) => ({ userId: k.userId, credential: { id: k.id, type: k.credentialType, publicKey: k.publicKey } })),
+    ...passkeys.map((a) => ({ userId: a.userId, credential: { id: a.id, type: WEBAUTHN_TYPE, credentialId: a.credentialId, publicKey: a.publicKey } })),
+  ];
+}
+
+/**
+ * The credential a vote was cast with, as it was when cast. Votes from before migration 0011 did
+ * not record it: the user's credential with that public key stands in (API key first, then passkey).
+ */
+function votedCredential(v: Vote, legacy: readonly { userId: string; credential: TApprover['credential'] }[]): TApprover['credential'] {
+  if (v.credentialType !== null) {
+    return { id: v.credentialId ?? '', type: v.credentialType, ...(v.webauthnCredentialId ? { credentialId: v.webauthnCredentialId } : {}), publicKey: v.publicKey };
+  }
+  return legacy.find((c) => c.userId === v.userId && c.credential.publicKey === v.publicKey)?.credential ?? { id: '', type: '', publicKey: v.publicKey };
+}
+
+/** Approvers from recorded votes (approvals only), each with the credential it approved with. */
+async function approversFromVotes(db: TRepositories, organizationId: string, votes: readonly Vote[], now: Date): Promise<TApprover[]> {
   const approvals = votes.filter((v) => v.selection === 'VOTE_SELECTION_APPROVED');
   if (approvals.length === 0) return [];
   const ids = approvals.map((v) => v.userId);
-  const [users, tags] = await Promise.all([db.users.findByIds(organizationId, ids), db.users.tagIdsByUser(organizationId, ids)]);
+  const unrecorded = approvals.filter((v) => v.credentialType === null).map((v) => v.userId);
+  const [users, tags, legacy] = await Promise.all([
+    db.users.findByIds(organizationId, ids),
+    db.users.tagIdsByUser(organizationId, ids),
+    unrecorded.length > 0 ? credentialsOfUsers(db, organizationId, unrecorded, now) : [],
+  ]);
   return approvals.map((v) => {
     const u = users.find((x) => x.id === v.userId);
-    return {
-      userId: v.userId,
-      email: u?.userEmail ?? null,
-      name: u?.userName ?? '',
-      tags: tags.get(v.userId) ?? [],
-      credential: { id: '', type: v.scheme === 'SIGNATURE_SCHEME_TK_API_P256' ? 'CREDENTIAL_TYPE_API_KEY_P256' : '', publicKey: v.publicKey },
-    };
+    return { userId: v.userId, email: u?.userEmail ?? null, name: u?.userName ?? '', tags: tags.get(v.userId) ?? [], credential: votedCredential(v, legacy) };
   });
 }
 
@@ -85,8 +105,9 @@ function intentParams(activity: Activity, registry: TActivityRegistry): unknown 
   return version ? (activity.intent as Record<string, unknown>)[version.intentKey] : undefined;
 }
 
-/** The vote a principal casts by signing a request: its stamp, as received. */
+/** The vote a principal casts by signing a request: its stamp, as received, and the credential that signed it. */
 export function voteOf(principal: TPrincipal, organizationId: string, activityId: string, selection: TSelection, message: string, at: Date) {
+  const credential = credentialOf(principal.credential);
   return {
     id: newId(),
     organizationId,
@@ -97,6 +118,9 @@ export function voteOf(principal: TPrincipal, organizationId: string, activityId
     publicKey: principal.credential.publicKey,
     signature: principal.credential.signature,
     scheme: principal.credential.scheme,
+    credentialId: credential.id,
+    credentialType: credential.type,
+    webauthnCredentialId: credential.credentialId ?? null,
     createdAt: at,
   };
 }
@@ -131,7 +155,7 @@ export async function votingState(deps: Pick<TConsensusDeps, 'store' | 'registry
   const db = deps.store;
   const request = requestOf(activity, def, intentParams(activity, deps.registry));
   const condition = memo(() => conditionContext(db, request, now));
-  const approved = await approversFromVotes(db, activity.organizationId, votes);
+  const approved = await approversFromVotes(db, activity.organizationId, votes, now);
   const rejected = new Set(votes.filter((v) => v.selection === 'VOTE_SELECTION_REJECTED').map((v) => v.userId));
   const allows = async (list: TApprover[]) => (await deps.policy.evaluate(request, db, approversFrom(list), condition)).outcome === 'OUTCOME_ALLOW';
   const caller = await approverOf(db, { organizationId: activity.organizationId, userId, credential: { kind: 'attested', publicKey: '', scheme: '', signature: '' } });
@@ -214,7 +238,7 @@ export async function voteOnActivity(deps: TConsensusDeps, s: { path: keyof type
       const params = intentParams(activity, deps.registry);
       const request = requestOf(activity, def, params);
       const condition = memo(() => conditionContext(tx, request, now));
-      const approvers = await approversFromVotes(tx, organizationId, votes);
+      const approvers = await approversFromVotes(tx, organizationId, votes, now);
       const decision = await deps.policy.evaluate(request, tx, approversFrom(approvers), condition);
       await recordEvaluation(tx, organizationId, activity.id, decision, now, vote.id);
 

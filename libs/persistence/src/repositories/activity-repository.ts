@@ -23,6 +23,26 @@ export interface TActivityListQuery extends TPageRequest {
   types?: string[] | undefined;
 }
 
+/** A vote: the stamp that cast it (as received) and the credential that signed it. */
+export interface TNewVote {
+  id: string;
+  organizationId: string;
+  activityId: string;
+  userId: string;
+  selection: string;
+  message: string;
+  publicKey: string;
+  signature: string;
+  scheme: string;
+  /** The API key or authenticator id ('' for an attested stamp). */
+  credentialId: string;
+  /** CREDENTIAL_TYPE_… of that credential. */
+  credentialType: string;
+  /** A passkey's WebAuthn credential id; null for other credentials. */
+  webauthnCredentialId: string | null;
+  createdAt: Date;
+}
+
 /** The activity columns under their Prisma names (plain SQL returns rows of the `Activity` shape). */
 const ACTIVITY_COLUMNS = `id, organization_id AS "organizationId", type, status, intent, result, failure, fingerprint,
   created_by_user_id AS "createdByUserId", created_at AS "createdAt", updated_at AS "updatedAt"`;
@@ -110,12 +130,25 @@ export function activityRepository(db: TDb, sql?: TSql) {
       return id ? db.activity.findFirst({ where: { organizationId, id } }) : null;
     },
     /** @throws a unique violation when the user voted on this activity before */
-    async addVote(v: { id: string; organizationId: string; activityId: string; userId: string; selection: string; message: string; publicKey: string; signature: string; scheme: string; createdAt: Date }): Promise<Vote> {
+    async addVote(v: TNewVote): Promise<Vote> {
       return db.vote.create({ data: v });
     },
-    /** Changes a user's vote (the initiator withdrawing its approval). */
-    async replaceVote(id: string, v: { selection: string; message: string; publicKey: string; signature: string; scheme: string; createdAt: Date }): Promise<Vote> {
-      return db.vote.update({ where: { id }, data: { selection: v.selection, message: v.message, publicKey: v.publicKey, signature: v.signature, scheme: v.scheme, createdAt: v.createdAt } });
+    /** Changes a user's vote (the initiator withdrawing its approval), with the stamp and credential that cast it now. */
+    async replaceVote(id: string, v: Omit<TNewVote, 'id' | 'organizationId' | 'activityId' | 'userId'>): Promise<Vote> {
+      return db.vote.update({
+        where: { id },
+        data: {
+          selection: v.selection,
+          message: v.message,
+          publicKey: v.publicKey,
+          signature: v.signature,
+          scheme: v.scheme,
+          credentialId: v.credentialId,
+          credentialType: v.credentialType,
+          webauthnCredentialId: v.webauthnCredentialId,
+          createdAt: v.createdAt,
+        },
+      });
     },
     async finish(organizationId: string, id: string, f: { status: string; result?: Prisma.InputJsonValue; failure?: Prisma.InputJsonValue | null; at: Date }): Promise<Activity> {
       return db.activity.update({

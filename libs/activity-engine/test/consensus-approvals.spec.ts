@@ -1,0 +1,124 @@
+/**
+ * Approving a waiting activity, in process against a real database:
+ *  - each approval is evaluated with the credential it was cast with — id, type, credential_id,
+ *    public_key as at submission — so a consensus on passkeys can be met by a passkey approval
+ *    (and not by an API key of the same user);
+ *  - `canApprove` / `canReject` say whether the reader's approval would count (consensus.ts
+ *    `votingState`): the 2nd of three needed approvers can approve, a user the consensus does not
+ *    count cannot, and nobody can once the activity is decided;
+ *  - what an approved handler announces reaches this process's caches at commit.
+ */
+import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { generateP256KeyPair, newId } from '@latchkey/crypto';
+import type { TActivity } from '@latchkey/domain';
+import { stopTestPostgres } from '@latchkey/persistence/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFixture, type TFixture, type TKeyPair } from './fixture.js';
+
+const p256Key = (name: string, kp: TKeyPair = generateP256KeyPair()) => ({ apiKeyName: name, publicKey: kp.publicKey, curveType: 'API_KEY_CURVE_P256' });
+const WEBAUTHN = 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR';
+
+function completed<T>(a: TActivity, key: string): T {
+  expect(a.status, JSON.stringify(a.failure)).toBe('ACTIVITY_STATUS_COMPLETED');
+  return a.result[key] as T;
+}
+
+interface TMember {
+  userId: string;
+  key: TKeyPair;
+}
+
+async function member(f: TFixture, userName: string, userTags: string[] = []): Promise<TMember> {
+  const key = generateP256KeyPair();
+  const a = await f.submit('create_users', 'ACTIVITY_TYPE_CREATE_USERS_V4', { users: [{ userName, apiKeys: [p256Key('k', key)], authenticators: [], oauthProviders: [], userTags }] });
+  return { userId: completed<{ userIds: string[] }>(a, 'createUsersResult').userIds[0]!, key };
+}
+
+async function createPolicy(f: TFixture, condition: string, consensus: string): Promise<string> {
+  const a = await f.submit('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', { policyName: `p-${newId()}`, effect: 'EFFECT_ALLOW', notes: '', condition, consensus });
+  return completed<{ policyId: string }>(a, 'createPolicyResult').policyId;
+}
+
+const deletePolicy = async (f: TFixture, policyId: string) => completed(await f.submit('delete_policy', 'ACTIVITY_TYPE_DELETE_POLICY', { policyId }), 'deletePolicyResult');
+const createWallet = (f: TFixture, key: TKeyPair) => f.submit('create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', { walletName: `w-${newId()}`, accounts: [] }, key);
+const approve = (f: TFixture, a: TActivity, key: TKeyPair) => f.submit('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', { fingerprint: a.fingerprint }, key);
+const reject = (f: TFixture, a: TActivity, key: TKeyPair) => f.submit('reject_activity', 'ACTIVITY_TYPE_REJECT_ACTIVITY', { fingerprint: a.fingerprint }, key);
+
+/**
+ * A passkey of `userId`, stored as create_authenticators stores one (compressed P-256), that
+ * stamps requests with X-Stamp-Webauthn as a browser does (challenge = hex of the body's SHA-256,
+ * a signature counter that moves forward).
+ */
+async function passkey(f: TFixture, userId: string) {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' }) as { privateKey: KeyObject; publicKey: KeyObject };
+  const jwk = publicKey.export({ format: 'jwk' });
+  const y = Buffer.from(jwk.y!, 'base64url');
+  const compressed = `${(y[31]! & 1) === 1 ? '03' : '02'}${Buffer.from(jwk.x!, 'base64url').toString('hex')}`;
+  const credentialId = Buffer.from(newId()).toString('base64url');
+  const authenticatorId = newId();
+  await f.store.credentials.createAuthenticator({ id: authenticatorId, organizationId: f.root.organizationId, userId, name: 'laptop', credentialId, publicKey: compressed });
+  let counter = 0;
+  const stamp = (body: string) => {
+    counter += 1;
+    const challenge = Buffer.from(createHash('sha256').update(body).digest('hex')).toString('base64url');
+    const clientData = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge, origin: 'https://app.example' }));
+    const count = Buffer.alloc(4);
+    count.writeUInt32BE(counter);
+    const authData = Buffer.concat([createHash('sha256').update('app.example').digest(), Buffer.from([0x05]), count]);
+    const signature = sign('sha256', Buffer.concat([authData, createHash('sha256').update(clientData).digest()]), privateKey);
+    return { 'x-stamp-webauthn': JSON.stringify({ authenticatorData: authData.toString('base64url'), clientDataJson: clientData.toString('base64url'), credentialId, signature: signature.toString('base64url') }) };
+  };
+  const submit = async (path: string, type: string, parameters: object) => {
+    const body = JSON.stringify({ type, timestampMs: String(Date.now()), organizationId: f.root.organizationId, parameters });
+    return (await f.engine.submit(path, stamp(body), Buffer.from(body))).activity;
+  };
+  return { authenticatorId, credentialId, publicKey: compressed, submit };
+}
+
+afterAll(stopTestPostgres);
+
+describe('consensus on credentials', () => {
+  let f: TFixture;
+  beforeAll(async () => {
+    f = await createFixture();
+  });
+  afterAll(async () => {
+    await f?.close();
+  });
+
+  it('a consensus that needs a passkey is met by a passkey approval, with the same facts as at submission, and not by an API key of the same user', async () => {
+    const [ivan, pat] = [await member(f, 'ivan'), await member(f, 'pat')];
+    const pk = await passkey(f, pat.userId);
+    const exact = `c.type == '${WEBAUTHN}' && c.id == '${pk.authenticatorId}' && c.user_id == '${pat.userId}' && c.credential_id == '${pk.credentialId}' && c.public_key == '${pk.publicKey}'`;
+    const policyId = await createPolicy(f, "activity.type == 'ACTIVITY_TYPE_CREATE_WALLET'", `credentials.any(c, ${exact})`);
+
+    const byPasskey = await createWallet(f, ivan.key);
+    expect(byPasskey.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    completed(await pk.submit('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', { fingerprint: byPasskey.fingerprint }), 'createWalletResult');
+
+    const byApiKey = await createWallet(f, ivan.key);
+    const after = await approve(f, byApiKey, pat.key);
+    expect(after.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    expect(after.votes.map((v) => v.userId).sort()).toEqual([ivan.userId, pat.userId].sort());
+    await reject(f, byApiKey, ivan.key);
+    await deletePolicy(f, policyId);
+  });
+
+  it("the initiator's passkey submission still counts as a passkey when the next approval is evaluated", async () => {
+    const [quinn, rosa] = [await member(f, 'quinn'), await member(f, 'rosa')];
+    const [qpk, rpk] = [await passkey(f, quinn.userId), await passkey(f, rosa.userId)];
+    const policyId = await createPolicy(f, "activity.type == 'ACTIVITY_TYPE_CREATE_WALLET'", `credentials.filter(c, c.type == '${WEBAUTHN}').count() >= 2`);
+    const waiting = await qpk.submit('create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', { walletName: `w-${newId()}`, accounts: [] });
+    expect(waiting.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    completed(await rpk.submit('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', { fingerprint: waiting.fingerprint }), 'createWalletResult');
+    // The votes say which credential cast them.
+    const votes = await f.store.activities.votes(f.root.organizationId, waiting.id);
+    expect(votes.map((v) => ({ userId: v.userId, credentialId: v.credentialId, credentialType: v.credentialType }))).toEqual(
+      expect.arrayContaining([
+        { userId: quinn.userId, credentialId: qpk.authenticatorId, credentialType: WEBAUTHN },
+        { userId: rosa.userId, credentialId: rpk.authenticatorId, credentialType: WEBAUTHN },
+      ]),
+    );
+    await deletePolicy(f, policyId);
+  });
+});
