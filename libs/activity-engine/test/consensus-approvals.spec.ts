@@ -43,6 +43,10 @@ const deletePolicy = async (f: TFixture, policyId: string) => completed(await f.
 const createWallet = (f: TFixture, key: TKeyPair) => f.submit('create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', { walletName: `w-${newId()}`, accounts: [] }, key);
 const approve = (f: TFixture, a: TActivity, key: TKeyPair) => f.submit('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', { fingerprint: a.fingerprint }, key);
 const reject = (f: TFixture, a: TActivity, key: TKeyPair) => f.submit('reject_activity', 'ACTIVITY_TYPE_REJECT_ACTIVITY', { fingerprint: a.fingerprint }, key);
+const flags = async (f: TFixture, a: TActivity, key: TKeyPair) => {
+  const { activity } = await f.query<{ activity: TActivity }>('get_activity', { activityId: a.id }, key);
+  return { canApprove: activity.canApprove, canReject: activity.canReject };
+};
 
 /**
  * A passkey of `userId`, stored as create_authenticators stores one (compressed P-256), that
@@ -94,6 +98,7 @@ describe('consensus on credentials', () => {
 
     const byPasskey = await createWallet(f, ivan.key);
     expect(byPasskey.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    expect(await flags(f, byPasskey, pat.key)).toEqual({ canApprove: true, canReject: true });
     completed(await pk.submit('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', { fingerprint: byPasskey.fingerprint }), 'createWalletResult');
 
     const byApiKey = await createWallet(f, ivan.key);
@@ -120,5 +125,79 @@ describe('consensus on credentials', () => {
       ]),
     );
     await deletePolicy(f, policyId);
+  });
+});
+
+describe('canApprove and canReject', () => {
+  let f: TFixture;
+  let tag: string;
+  let alice: TMember, bob: TMember, carol: TMember, dave: TMember, erin: TMember;
+  beforeAll(async () => {
+    f = await createFixture();
+    tag = completed<{ userTagId: string }>(await f.submit('create_user_tag', 'ACTIVITY_TYPE_CREATE_USER_TAG', { userTagName: 'approvers', userIds: [] }), 'createUserTagResult').userTagId;
+    [alice, bob, carol] = [await member(f, 'alice', [tag]), await member(f, 'bob', [tag]), await member(f, 'carol', [tag])];
+    [dave, erin] = [await member(f, 'dave'), await member(f, 'erin')];
+  });
+  afterAll(async () => {
+    await f?.close();
+  });
+  const needs = (n: number) => createPolicy(f, "activity.resource == 'WALLET'", `approvers.filter(user, user.tags.contains('${tag}')).count() >= ${n}`);
+
+  it('2 of 3: each tagged approver may approve while it waits, the others may not, and nobody once it completes', async () => {
+    const policyId = await needs(2);
+    // dave is not one of the approvers the rule counts: his submission is no approval toward it.
+    const waiting = await createWallet(f, dave.key);
+    expect(waiting.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    expect(await flags(f, waiting, alice.key)).toEqual({ canApprove: true, canReject: true });
+    expect(await flags(f, waiting, dave.key)).toEqual({ canApprove: false, canReject: true });
+    expect(await flags(f, waiting, erin.key)).toEqual({ canApprove: false, canReject: false });
+    // The root quorum's member can always approve (the quorum bypasses policies).
+    expect(await flags(f, waiting, f.root)).toEqual({ canApprove: true, canReject: true });
+
+    const first = await approve(f, waiting, alice.key);
+    expect(first.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    expect({ canApprove: first.canApprove, canReject: first.canReject }).toEqual({ canApprove: false, canReject: false });
+    expect(await flags(f, waiting, bob.key)).toEqual({ canApprove: true, canReject: true });
+    expect(await flags(f, waiting, erin.key)).toEqual({ canApprove: false, canReject: false });
+
+    completed(await approve(f, waiting, bob.key), 'createWalletResult');
+    for (const key of [alice.key, bob.key, carol.key, dave.key, erin.key, f.root]) expect(await flags(f, waiting, key)).toEqual({ canApprove: false, canReject: false });
+    await deletePolicy(f, policyId);
+  });
+
+  it('3 of 3: the 2nd and 3rd approvers may approve; a rejected activity leaves nobody anything to do', async () => {
+    const policyId = await needs(3);
+    const waiting = await createWallet(f, alice.key);
+    expect(waiting.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    expect({ canApprove: waiting.canApprove, canReject: waiting.canReject }).toEqual({ canApprove: false, canReject: true });
+    expect(await flags(f, waiting, bob.key)).toEqual({ canApprove: true, canReject: true });
+    expect(await flags(f, waiting, carol.key)).toEqual({ canApprove: true, canReject: true });
+    expect(await flags(f, waiting, dave.key)).toEqual({ canApprove: false, canReject: false });
+
+    expect((await approve(f, waiting, bob.key)).status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    expect(await flags(f, waiting, carol.key)).toEqual({ canApprove: true, canReject: true });
+    completed(await approve(f, waiting, carol.key), 'createWalletResult');
+    for (const key of [alice.key, bob.key, carol.key, dave.key]) expect(await flags(f, waiting, key)).toEqual({ canApprove: false, canReject: false });
+
+    const cancelled = await createWallet(f, alice.key);
+    expect((await reject(f, cancelled, alice.key)).status).toBe('ACTIVITY_STATUS_REJECTED');
+    for (const key of [alice.key, bob.key, carol.key, dave.key, f.root]) expect(await flags(f, cancelled, key)).toEqual({ canApprove: false, canReject: false });
+    await deletePolicy(f, policyId);
+  });
+
+  it('counts the approvers a consensus names by id, and every approver for an unfiltered count', async () => {
+    const byId = await createPolicy(f, "activity.resource == 'WALLET'", `approvers.any(user, user.id == '${alice.userId}') && approvers.any(user, user.id == '${bob.userId}')`);
+    const waiting = await createWallet(f, dave.key);
+    expect(await flags(f, waiting, alice.key)).toEqual({ canApprove: true, canReject: true });
+    expect(await flags(f, waiting, bob.key)).toEqual({ canApprove: true, canReject: true });
+    expect(await flags(f, waiting, carol.key)).toEqual({ canApprove: false, canReject: false });
+    await reject(f, waiting, dave.key);
+    await deletePolicy(f, byId);
+
+    const anyone = await createPolicy(f, "activity.resource == 'WALLET'", 'approvers.count() >= 3');
+    const open = await createWallet(f, dave.key);
+    expect(await flags(f, open, erin.key)).toEqual({ canApprove: true, canReject: true });
+    await reject(f, open, dave.key);
+    await deletePolicy(f, anyone);
   });
 });

@@ -8,7 +8,7 @@
  * - A rejection by the initiator, or one that leaves approval impossible (even if every user who
  *   has not voted approved, the policies would not allow it), makes the activity REJECTED.
  * - `canApprove` / `canReject` are computed for the caller: true only while the activity waits,
- *   the caller has not voted, and its vote could change the outcome.
+ *   the caller has not voted, and its approval would count (see `votingState`).
  * - A vote records the credential that cast it (id, type, a passkey's credential id), so each
  *   re-evaluation sees the approvers' `credentials` exactly as the submission did.
  */
@@ -18,7 +18,7 @@ import type { Activity, TRepositories, TStore, Vote } from '@latchkey/persistenc
 import { wireUsers } from '../queries/users.js';
 import type { TActivityRegistry } from '../registry.js';
 import { activityKind, type TAnyActivityDefinition } from './activity-definition.js';
-import { approversFrom, type TApprover, type TPolicyDecision, type TPolicyEvaluator, type TPolicyRequest } from './policy-decision.js';
+import { approversFrom, type TApprover, type TApprovers, type TCandidate, type TPolicyDecision, type TPolicyEvaluator, type TPolicyRequest } from './policy-decision.js';
 import { conditionContext } from './policy-context.js';
 import type { TPrincipal } from './principal.js';
 import { activityToWire } from './serialize.js';
@@ -141,31 +141,41 @@ export interface TConsensusDeps {
 }
 
 /**
- * Whether approving or rejecting could still change a waiting activity's outcome for `userId`.
- * Approving can when it completes the approvals now, or when the caller is needed even if everyone
- * else approved; rejecting can in the same cases, and always for the initiator (it cancels).
+ * The caller's `canApprove` / `canReject` on an activity. While it waits and the caller has not
+ * voted:
+ *   canApprove = the caller's approval would count: the caller is a member of the root quorum,
+ *     or — no applicable EFFECT_DENY standing in the way — for some applicable EFFECT_ALLOW
+ *     policy with a consensus, that consensus evaluated over the approvers so far plus the caller
+ *     (with every live credential of the caller) is met, or the caller or one of its credentials
+ *     passes one of the consensus' per-approver tests (the predicate of an `approvers.any|all|
+ *     filter(…)` or `credentials.…(…)`), or the consensus counts approvers unfiltered
+ *     (`policy-decision.ts` `candidateProbe`: one evaluation per applicable allow policy);
+ *   canReject = canApprove, or the caller is the initiator (its rejection cancels).
+ * Once the caller has voted it can do nothing more, except the initiator, who may still withdraw
+ * its approval by rejecting. A finished activity answers false to both.
  */
 export async function votingState(deps: Pick<TConsensusDeps, 'store' | 'registry' | 'policy'>, activity: Activity, votes: readonly Vote[], userId: string, now: Date) {
   const none = { canApprove: false, canReject: false };
   if (activity.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED') return none;
-  // The initiator's submission was its approval; it may still withdraw it by rejecting (a cancel).
-  if (votes.some((v) => v.userId === userId)) return { canApprove: false, canReject: activity.createdByUserId === userId && !votes.some((v) => v.userId === userId && v.selection === 'VOTE_SELECTION_REJECTED') };
+  const own = votes.find((v) => v.userId === userId);
+  if (own) return { canApprove: false, canReject: activity.createdByUserId === userId && own.selection === 'VOTE_SELECTION_APPROVED' };
   const def = deps.registry.byType(activity.type);
   if (!def) return none;
   const db = deps.store;
+  const org = activity.organizationId;
   const request = requestOf(activity, def, intentParams(activity, deps.registry));
-  const condition = memo(() => conditionContext(db, request, now));
-  const approved = await approversFromVotes(db, activity.organizationId, votes, now);
-  const rejected = new Set(votes.filter((v) => v.selection === 'VOTE_SELECTION_REJECTED').map((v) => v.userId));
-  const allows = async (list: TApprover[]) => (await deps.policy.evaluate(request, db, approversFrom(list), condition)).outcome === 'OUTCOME_ALLOW';
-  const caller = await approverOf(db, { organizationId: activity.organizationId, userId, credential: { kind: 'attested', publicKey: '', scheme: '', signature: '' } });
-  const others = (await db.users.listByOrganization(activity.organizationId)).filter((u) => u.id !== userId && !rejected.has(u.id) && !approved.some((a) => a.userId === u.id));
-  const asApprover = (u: { id: string; userEmail: string | null; userName: string }): TApprover => ({ userId: u.id, email: u.userEmail, name: u.userName, tags: [], credential: { id: '', type: '', publicKey: '' } });
-  const tagsOf = await db.users.tagIdsByUser(activity.organizationId, others.map((u) => u.id));
-  const bestCaseOthers = others.map((u) => ({ ...asApprover(u), tags: tagsOf.get(u.id) ?? [] }));
-  const completesNow = await allows([...approved, caller]);
-  const pivotal = (await allows([...approved, caller, ...bestCaseOthers])) && !(await allows([...approved, ...bestCaseOthers]));
-  const canApprove = completesNow || pivotal;
+  const approvers: TApprovers = {
+    userIds: votes.filter((v) => v.selection === 'VOTE_SELECTION_APPROVED').map((v) => v.userId),
+    details: memo(() => approversFromVotes(db, org, votes, now)),
+  };
+  const candidate: TCandidate = {
+    userId,
+    details: async () => {
+      const [user, tags, credentials] = await Promise.all([db.users.findById(org, userId), db.users.tagIdsByUser(org, [userId]), credentialsOfUsers(db, org, [userId], now)]);
+      return { approver: { userId, email: user?.userEmail ?? null, name: user?.userName ?? '', tags: tags.get(userId) ?? [] }, credentials: credentials.map((c) => c.credential) };
+    },
+  };
+  const canApprove = await deps.policy.approvalCounts(request, db, approvers, candidate, memo(() => conditionContext(db, request, now)));
   return { canApprove, canReject: canApprove || activity.createdByUserId === userId };
 }
 

@@ -22,7 +22,7 @@
  */
 import type { TPolicyOutcomeName, TPolicyOutcomeRecord } from '@latchkey/domain';
 import type { Policy, TRepositories } from '@latchkey/persistence';
-import { ROOT_QUORUM_ACTIVITY_TYPES, evaluatePolicyExpression, isEmptyExpression, parsePolicyExpression } from '../policy/index.js';
+import { ROOT_QUORUM_ACTIVITY_TYPES, evaluatePolicyExpression, isEmptyExpression, parsePolicyExpression, type TExpr } from '../policy/index.js';
 import type { TPrincipal } from './principal.js';
 
 export type TPolicyOutcome = 'OUTCOME_ALLOW' | 'OUTCOME_REQUIRES_CONSENSUS' | 'OUTCOME_DENY_EXPLICIT' | 'OUTCOME_DENY_IMPLICIT';
@@ -76,6 +76,15 @@ export interface TApprovers {
 
 export const approversFrom = (list: readonly TApprover[]): TApprovers => ({ userIds: list.map((a) => a.userId), details: async () => list });
 
+/**
+ * A user who has not voted yet, as the approver it would be: its details and every live
+ * credential it could approve with (which one it will use is not known before it votes).
+ */
+export interface TCandidate {
+  userId: string;
+  details(): Promise<{ approver: Omit<TApprover, 'credential'>; credentials: readonly TApprover['credential'][] }>;
+}
+
 export interface TPolicyEvaluator {
   /**
    * @param approvers who has approved so far (at submission: the initiator)
@@ -83,20 +92,22 @@ export interface TPolicyEvaluator {
    *   only when the organization has policies to evaluate
    */
   evaluate(request: TPolicyRequest, db: TRepositories, approvers: TApprovers, condition: () => Promise<Record<string, unknown>>): Promise<TPolicyDecision>;
+  /**
+   * Whether `candidate`'s approval would count toward what a waiting activity still needs (its
+   * `canApprove`): the candidate is a member of the root quorum, or — no applicable EFFECT_DENY
+   * standing in the way — it takes part in the consensus of an applicable EFFECT_ALLOW policy. See
+   * `candidateProbe` for the exact test; one evaluation per applicable allow policy.
+   */
+  approvalCounts(request: TPolicyRequest, db: TRepositories, approvers: TApprovers, candidate: TCandidate, condition: () => Promise<Record<string, unknown>>): Promise<boolean>;
 }
+
+type TUserFacts = Omit<TApprover, 'credential'>;
+const userFacts = (a: TUserFacts) => ({ id: a.userId, tags: a.tags, email: a.email ?? '', alias: a.name });
+const credentialFacts = (userId: string, c: TApprover['credential']) => ({ id: c.id, user_id: userId, type: c.type, credential_id: c.credentialId ?? '', public_key: c.publicKey });
 
 /** The consensus context: `approvers` and the `credentials` they approved with. */
 export function consensusContext(approvers: readonly TApprover[]): Record<string, unknown> {
-  return {
-    approvers: approvers.map((a) => ({ id: a.userId, tags: a.tags, email: a.email ?? '', alias: a.name })),
-    credentials: approvers.map((a) => ({
-      id: a.credential.id,
-      user_id: a.userId,
-      type: a.credential.type,
-      credential_id: a.credential.credentialId ?? '',
-      public_key: a.credential.publicKey,
-    })),
-  };
+  return { approvers: approvers.map(userFacts), credentials: approvers.map((a) => credentialFacts(a.userId, a.credential)) };
 }
 
 /**
@@ -108,6 +119,136 @@ export function targetsOnlyCaller(req: TPolicyRequest): boolean {
   const p = (req.activity.params ?? {}) as Record<string, unknown>;
   const named = [p['userId'], ...(Array.isArray(p['userIds']) ? (p['userIds'] as unknown[]) : [])].filter((id) => id !== undefined && id !== null);
   return named.every((id) => id === req.principal.userId);
+}
+
+/** Where the candidate sits in a probe's context; not an identifier the parser accepts, so no policy can name it. */
+const CANDIDATE_LISTS = { approvers: '#candidate approvers', credentials: '#candidate credentials' } as const;
+type TConsensusList = keyof typeof CANDIDATE_LISTS;
+const consensusList = (e: TExpr, bound: ReadonlySet<string>): TConsensusList | undefined =>
+  e.kind === 'var' && (e.name === 'approvers' || e.name === 'credentials') && !bound.has(e.name) ? e.name : undefined;
+
+/** The variables an expression reads that `bound` does not bind (context keywords and outer lambda items). */
+function freeVars(e: TExpr, bound: ReadonlySet<string>, out: Set<string> = new Set()): Set<string> {
+  const walk = (x: TExpr) => freeVars(x, bound, out);
+  switch (e.kind) {
+    case 'bool':
+    case 'int':
+    case 'string':
+    case 'timestamp':
+      break;
+    case 'var':
+      if (!bound.has(e.name)) out.add(e.name);
+      break;
+    case 'list':
+      e.items.forEach(walk);
+      break;
+    case 'member':
+      walk(e.object);
+      break;
+    case 'index':
+      walk(e.object);
+      walk(e.index);
+      break;
+    case 'slice':
+      walk(e.object);
+      walk(e.start);
+      walk(e.end);
+      break;
+    case 'not':
+      walk(e.operand);
+      break;
+    case 'logical':
+    case 'compare':
+      walk(e.left);
+      walk(e.right);
+      break;
+    case 'lambda':
+      walk(e.target);
+      freeVars(e.body, new Set([...bound, e.param]), out);
+      break;
+    case 'contains':
+      walk(e.target);
+      walk(e.value);
+      break;
+    case 'count':
+      walk(e.target);
+      break;
+  }
+  return out;
+}
+
+/**
+ * The per-approver tests of a consensus expression: every `approvers.any|all|filter(x, P)` and
+ * `credentials.any|all|filter(c, P)` whose predicate P reads nothing of an enclosing lambda's item
+ * (so P can be asked of one candidate on its own). `countsEveryone` when the expression counts
+ * `approvers` or `credentials` unfiltered (`approvers.count() >= 3`): every approval counts there.
+ */
+function perApproverTests(e: TExpr): { tests: Extract<TExpr, { kind: 'lambda' }>[]; countsEveryone: boolean } {
+  const tests: Extract<TExpr, { kind: 'lambda' }>[] = [];
+  let countsEveryone = false;
+  const visit = (x: TExpr, bound: ReadonlySet<string>): void => {
+    switch (x.kind) {
+      case 'bool':
+      case 'int':
+      case 'string':
+      case 'timestamp':
+      case 'var':
+        return;
+      case 'list':
+        return x.items.forEach((i) => visit(i, bound));
+      case 'member':
+        return visit(x.object, bound);
+      case 'index':
+        visit(x.object, bound);
+        return visit(x.index, bound);
+      case 'slice':
+        visit(x.object, bound);
+        visit(x.start, bound);
+        return visit(x.end, bound);
+      case 'not':
+        return visit(x.operand, bound);
+      case 'logical':
+      case 'compare':
+        visit(x.left, bound);
+        return visit(x.right, bound);
+      case 'lambda': {
+        const reads = freeVars(x.body, new Set([x.param]));
+        if (consensusList(x.target, bound) && ![...reads].some((v) => bound.has(v))) tests.push(x);
+        visit(x.target, bound);
+        return visit(x.body, new Set([...bound, x.param]));
+      }
+      case 'contains':
+        visit(x.target, bound);
+        return visit(x.value, bound);
+      case 'count':
+        if (consensusList(x.target, bound)) countsEveryone = true;
+        return visit(x.target, bound);
+    }
+  };
+  visit(e, new Set());
+  return { tests, countsEveryone };
+}
+
+/**
+ * The one expression that tells whether a candidate's approval counts toward a consensus, or
+ * `true` when every approval does. Evaluated over the approvers so far plus the candidate (and
+ * all its credentials), it is
+ *
+ *   consensus || #candidate.any(x, P1) || #candidate-credentials.any(c, P2) || …
+ *
+ * for the per-approver tests P of the consensus: the candidate's approval would meet the
+ * consensus now, or the candidate (or one of its credentials) passes a test that picks the
+ * approvers the consensus counts — so the 2nd of three approvers a rule needs counts, though its
+ * approval alone meets nothing yet. An evaluation error (the language does not short-circuit)
+ * means it does not count.
+ */
+export function candidateProbe(consensus: TExpr): TExpr | true {
+  const { tests, countsEveryone } = perApproverTests(consensus);
+  if (countsEveryone) return true;
+  return tests.reduce<TExpr>(
+    (probe, t) => ({ kind: 'logical', op: '||', left: probe, right: { ...t, method: 'any', target: { kind: 'var', name: CANDIDATE_LISTS[(t.target as { name: TConsensusList }).name] } } }),
+    consensus,
+  );
 }
 
 type TExprResult = { value: boolean } | { error: string };
@@ -192,6 +333,45 @@ export function createPolicyEvaluator(): TPolicyEvaluator {
         decidingPolicyIds: [],
         evaluations,
       };
+    },
+
+    async approvalCounts(req, db, approvers, candidate, condition) {
+      const orgId = req.principal.organizationId;
+      // A root member's approval always counts toward the quorum, which bypasses every policy.
+      if ((await db.organizations.rootQuorumMembers(orgId)).some((m) => m.userId === candidate.userId)) return true;
+      if (isRootQuorumOnly(req.activity.type)) return false;
+      const policies = await db.policies.list(orgId);
+      if (policies.length === 0) return false;
+      const conditionCtx = await condition();
+      const applicable = policies.filter((p) => {
+        const c = run(p.condition, conditionCtx);
+        return !('error' in c) && c.value;
+      });
+      // An applicable deny leaves only the root quorum.
+      if (applicable.some((p) => p.effect === 'EFFECT_DENY')) return false;
+      const allows = applicable.filter((p) => p.effect === 'EFFECT_ALLOW' && !isEmptyExpression(p.consensus));
+      if (allows.length === 0) return false;
+      const [current, who] = await Promise.all([approvers.details(), candidate.details()]);
+      const base = consensusContext(current);
+      const mine = who.credentials.map((c) => credentialFacts(candidate.userId, c));
+      const context = {
+        approvers: [...(base['approvers'] as object[]), userFacts(who.approver)],
+        credentials: [...(base['credentials'] as object[]), ...mine],
+        [CANDIDATE_LISTS.approvers]: [userFacts(who.approver)],
+        [CANDIDATE_LISTS.credentials]: mine,
+      };
+      return allows.some((p) => {
+        let expr: TExpr;
+        try {
+          expr = parsePolicyExpression(p.consensus);
+        } catch {
+          return false; // Stored policies were parsed when written; see `run`.
+        }
+        const probe = candidateProbe(expr);
+        if (probe === true) return true;
+        const r = evaluatePolicyExpression(probe, context);
+        return r.ok && r.value;
+      });
     },
   };
 }
