@@ -201,3 +201,39 @@ describe('canApprove and canReject', () => {
     await deletePolicy(f, anyone);
   });
 });
+
+describe("an approved activity's effects reach this process's caches at once", () => {
+  let f: TFixture;
+  let rootB: TMember;
+  beforeAll(async () => {
+    f = await createFixture();
+    rootB = await member(f, 'root-b');
+    completed(await f.submit('update_root_quorum', 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', { threshold: 2, userIds: [f.root.userId, rootB.userId] }), 'updateRootQuorumResult');
+  });
+  afterAll(async () => {
+    await f?.close();
+  });
+
+  it('an approved delete_api_keys: the deleted key stops authenticating at the next request', async () => {
+    const spare = generateP256KeyPair();
+    const added = await f.submit('create_api_keys', 'ACTIVITY_TYPE_CREATE_API_KEYS_V2', { userId: rootB.userId, apiKeys: [p256Key('spare', spare)] }, rootB.key);
+    const [spareId] = completed<{ apiKeyIds: string[] }>(added, 'createApiKeysResult').apiKeyIds;
+    // Signed in once: the key is in this process's cache.
+    expect((await f.query<{ userId: string }>('whoami', {}, spare)).userId).toBe(rootB.userId);
+    const waiting = await f.submit('delete_api_keys', 'ACTIVITY_TYPE_DELETE_API_KEYS', { userId: rootB.userId, apiKeyIds: [spareId] });
+    expect(waiting.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    completed(await approve(f, waiting, rootB.key), 'deleteApiKeysResult');
+    await expect(f.query('whoami', {}, spare)).rejects.toMatchObject({ httpStatus: 401 });
+  });
+
+  it('an approved update_root_quorum holds for the very next submission', async () => {
+    // The 2-of-2 quorum is in this process's cache: the root user's wallet waits.
+    const before = await createWallet(f, f.root);
+    expect(before.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    await reject(f, before, f.root);
+    const lower = await f.submit('update_root_quorum', 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', { threshold: 1, userIds: [f.root.userId] });
+    expect(lower.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    completed(await approve(f, lower, rootB.key), 'updateRootQuorumResult');
+    completed(await createWallet(f, f.root), 'createWalletResult');
+  });
+});

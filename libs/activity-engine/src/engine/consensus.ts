@@ -227,6 +227,10 @@ export async function voteOnActivity(deps: TConsensusDeps, s: { path: keyof type
   const { fingerprint } = parsed.data;
   const message = s.raw.toString('utf8');
 
+  // What the handler announced with notifyChange: after commit this process's caches drop it at
+  // once (as submit-activity's `execute` does), so an approved update_root_quorum or deletion
+  // holds for the next request here, not only once the change feed comes round.
+  const changes: string[] = [];
   const attempt = () =>
     deps.store.transaction(async (tx) => {
       const now = new Date(deps.now());
@@ -269,7 +273,14 @@ export async function voteOnActivity(deps: TConsensusDeps, s: { path: keyof type
         const version = deps.registry.versionOfType(activity.type)!;
         let result: Record<string, unknown>;
         try {
-          result = await def.handle({ tx, vault: deps.vault, organizationId: activity.organizationId, activityId: activity.id, principal: request.principal, now, services: deps.services, detached: deps.store }, params);
+          const announcing: TRepositories = {
+            ...tx,
+            notifyChange: async (topic, key) => {
+              changes.push(`${topic}:${key}`);
+              await tx.notifyChange(topic, key);
+            },
+          };
+          result = await def.handle({ tx: announcing, vault: deps.vault, organizationId: activity.organizationId, activityId: activity.id, principal: request.principal, now, services: deps.services, detached: deps.store }, params);
         } catch (e) {
           if (e instanceof AppError) throw new HandlerRefused(e);
           throw e;
@@ -285,6 +296,7 @@ export async function voteOnActivity(deps: TConsensusDeps, s: { path: keyof type
   let outcome: { activity: Activity; votes: Vote[] };
   try {
     outcome = await attempt();
+    for (const m of changes) deps.onCommitted?.(m);
   } catch (refused) {
     if (!(refused instanceof HandlerRefused)) throw refused;
     const e = refused.error;
