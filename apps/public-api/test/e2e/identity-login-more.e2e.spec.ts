@@ -267,6 +267,41 @@ describe('create_sub_organization', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
+// Login flags against X-Stamp-Attested
+// ---------------------------------------------------------------------------------------------
+
+describe('login flags', () => {
+  it('X-Stamp-Attested with a verification token is refused (403, nothing written) for a sub-organization created with disableOtpEmailAuth, and the token is not burned', async () => {
+    // The code is verified while the address is nobody's (a sign-up), then the sub-organization appears.
+    const email = uniqueEmail('flagged');
+    const key = generateP256KeyPair();
+    const { verificationToken } = await verifiedEmail(email, key);
+    const created = await root.createSubOrganization({
+      subOrganizationName: uniqueName('no-otp'),
+      rootQuorumThreshold: 1,
+      disableOtpEmailAuth: true,
+      rootUsers: [{ userName: 'x', userEmail: email, apiKeys: [], authenticators: [], oauthProviders: [] }],
+    });
+    const attestedLogin = async (organizationId: string) => {
+      const body = JSON.stringify({ type: 'ACTIVITY_TYPE_STAMP_LOGIN', timestampMs: String(Date.now()), organizationId, parameters: { publicKey: key.publicKey } });
+      const { stampHeaderValue } = await new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey }).stamp(body);
+      const { signature } = JSON.parse(Buffer.from(stampHeaderValue, 'base64url').toString('utf8')) as { signature: string };
+      const attested = { publicKeyAttestation: verificationToken, scheme: 'STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN', publicKey: key.publicKey, signature };
+      return rawRequest(`${latchkey.baseUrl}/public/v1/submit/stamp_login`, { body, headers: { 'content-type': 'application/json', 'X-Stamp-Attested': Buffer.from(JSON.stringify(attested)).toString('base64url') } });
+    };
+    for (const target of [parentOrgId, created.subOrganizationId]) {
+      const err = await expectRefusedWithoutWrites(() => attestedLogin(target), 403, 7, 'REQUEST_NOT_AUTHORIZED');
+      expect(err.message).toContain('FEATURE_NAME_OTP_EMAIL_AUTH is disabled');
+    }
+    // init_otp aimed at the parent now refuses the address too, and mails nothing.
+    const mailed = smtp.messages.length;
+    const init = await expectRefusedWithoutWrites(() => submitRaw('init_otp', 'ACTIVITY_TYPE_INIT_OTP_V3', { otpType: 'OTP_TYPE_EMAIL', contact: email, appName: 'E2E' }), 403, 7, 'REQUEST_NOT_AUTHORIZED');
+    expect(init.message).toContain('FEATURE_NAME_OTP_EMAIL_AUTH is disabled');
+    expect(smtp.messages.length).toBe(mailed);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
 // Sessions through the unmodified sdk-server
 // ---------------------------------------------------------------------------------------------
 
