@@ -301,6 +301,34 @@ describe('login flags', () => {
   });
 });
 
+describe('OAuth identities by bare claims', () => {
+  it("an end user cannot claim someone else's (iss, sub, aud) with oidcClaims (403, nothing written), so that person's login through the parent still works", async () => {
+    const victimSubject = uniqueName('victim');
+    const victim = await createEndUser({ oidcSub: victimSubject });
+    const device = generateP256KeyPair();
+    const mallory = await createEndUser({ apiKey: device });
+    const claim = (oauthProviders: object[]) =>
+      submitRaw('create_oauth_providers', 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2', { userId: mallory.userId, oauthProviders }, { key: device, organizationId: mallory.subOrganizationId });
+    const err = await expectRefusedWithoutWrites(() => claim([{ providerName: 'test-idp', oidcClaims: { iss: oidc.issuer, sub: victimSubject, aud: APP_CLIENT_ID } }]), 403, 7, 'REQUEST_NOT_AUTHORIZED');
+    expect(err.message).toContain('oidcClaims are accepted only alongside an oidcToken');
+
+    const session = generateP256KeyPair();
+    const login = await root.oauthLogin({ oidcToken: await oidc.obtainIdToken({ sub: victimSubject, clientId: APP_CLIENT_ID, nonce: sha256Hex(session.publicKey) }), publicKey: session.publicKey });
+    expect(decodeJwtPayload(login.session)).toMatchObject({ organization_id: victim.subOrganizationId, user_id: victim.userId });
+
+    // One's own identity, proven by a token in the same request, may be added for another client ID by claims.
+    const mine = uniqueName('mallory');
+    const token = await oidc.obtainIdToken({ sub: mine, clientId: APP_CLIENT_ID, nonce: 'registration' });
+    const ok = await claim([
+      { providerName: 'test-idp', oidcToken: token },
+      { providerName: 'test-idp', oidcClaims: { iss: oidc.issuer, sub: mine, aud: OTHER_CLIENT_ID } },
+    ]);
+    expect(ok.status, ok.text).toBe(200);
+    const { oauthProviders } = await sdkFor(device, mallory.subOrganizationId).getOauthProviders({ userId: mallory.userId });
+    expect(oauthProviders.map((p) => p.audience).sort()).toEqual([APP_CLIENT_ID, OTHER_CLIENT_ID].sort());
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // Sessions through the unmodified sdk-server
 // ---------------------------------------------------------------------------------------------
