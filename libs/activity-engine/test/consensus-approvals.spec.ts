@@ -128,6 +128,32 @@ describe('consensus on credentials', () => {
   });
 });
 
+describe('rejecting under a consensus on credentials', () => {
+  let f: TFixture;
+  beforeAll(async () => {
+    f = await createFixture();
+  });
+  afterAll(async () => {
+    await f?.close();
+  });
+
+  it('a rejection ends the activity only once the passkeys still unvoted cannot meet the consensus', async () => {
+    const [sam, tia, uma, vic] = [await member(f, 'sam'), await member(f, 'tia'), await member(f, 'uma'), await member(f, 'vic')];
+    await passkey(f, tia.userId);
+    await passkey(f, uma.userId);
+    const policyId = await createPolicy(f, "activity.type == 'ACTIVITY_TYPE_CREATE_WALLET'", `credentials.filter(c, c.type == '${WEBAUTHN}').count() >= 2`);
+    const waiting = await createWallet(f, sam.key);
+    expect(waiting.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    // The root user (who could have approved alone) and a user without a passkey reject: tia and
+    // uma can still approve with their passkeys, so the activity waits.
+    expect((await reject(f, waiting, f.root)).status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    expect((await reject(f, waiting, vic.key)).status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    // With tia's rejection one passkey is left: two can no longer be had.
+    expect((await reject(f, waiting, tia.key)).status).toBe('ACTIVITY_STATUS_REJECTED');
+    await deletePolicy(f, policyId);
+  });
+});
+
 describe('canApprove and canReject', () => {
   let f: TFixture;
   let tag: string;

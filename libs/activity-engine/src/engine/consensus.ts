@@ -91,6 +91,46 @@ async function approversFromVotes(db: TRepositories, organizationId: string, vot
   });
 }
 
+/**
+ * After a rejection: could the users who have not rejected still approve the activity? Those who
+ * approved keep the credential they approved with; everyone else who has not voted is assumed to
+ * approve, with one of their live credentials. Which one matters to a consensus on `credentials`
+ * (a passkey-only rule), and the best choice is not knowable in general, so three cases are tried
+ * and any allow keeps the activity waiting: every live credential of each undecided user at once
+ * (the widest `credentials` list, for `any`/`count` rules), one per user preferring a passkey, and
+ * one per user preferring an API key (for `all` rules). Erring this way leaves an activity waiting
+ * that perhaps no one can approve (its initiator can still cancel it) rather than rejecting one
+ * that could have passed.
+ */
+async function approvalStillPossible(
+  policy: TPolicyEvaluator,
+  db: TRepositories,
+  request: TPolicyRequest,
+  condition: () => Promise<Record<string, unknown>>,
+  votes: readonly Vote[],
+  approved: readonly TApprover[],
+  now: Date,
+): Promise<boolean> {
+  const organizationId = request.organizationId;
+  const voted = new Set(votes.map((v) => v.userId));
+  const undecided = (await db.users.listByOrganization(organizationId)).filter((u) => !voted.has(u.id));
+  const ids = undecided.map((u) => u.id);
+  const [tags, live] = await Promise.all([db.users.tagIdsByUser(organizationId, ids), ids.length > 0 ? credentialsOfUsers(db, organizationId, ids, now) : []]);
+  const none: TApprover['credential'] = { id: '', type: '', publicKey: '' };
+  const facts = undecided.map((u) => ({ user: { userId: u.id, email: u.userEmail, name: u.userName, tags: tags.get(u.id) ?? [] }, credentials: live.filter((c) => c.userId === u.id).map((c) => c.credential) }));
+  const preferring = (passkey: boolean): TApprover[] =>
+    facts.map(({ user, credentials }) => ({ ...user, credential: credentials.find((c) => (c.type === WEBAUTHN_TYPE) === passkey) ?? credentials[0] ?? none }));
+  const cases: TApprover[][] = [
+    facts.flatMap(({ user, credentials }) => (credentials.length > 0 ? credentials.map((credential) => ({ ...user, credential })) : [{ ...user, credential: none }])),
+    preferring(true),
+    preferring(false),
+  ];
+  for (const undecidedApprove of cases) {
+    if ((await policy.evaluate(request, db, approversFrom([...approved, ...undecidedApprove]), condition)).outcome === 'OUTCOME_ALLOW') return true;
+  }
+  return false;
+}
+
 /** What a waiting activity's policy request was (its initiator and stored intent). */
 function requestOf(activity: Activity, def: TAnyActivityDefinition, params: unknown): TPolicyRequest {
   return {
@@ -259,11 +299,7 @@ export async function voteOnActivity(deps: TConsensusDeps, s: { path: keyof type
       let status = activity.status as TActivityStatus;
       let updated = activity;
       if (selection === 'VOTE_SELECTION_REJECTED') {
-        const rejected = new Set(votes.filter((v) => v.selection === 'VOTE_SELECTION_REJECTED').map((v) => v.userId));
-        const everyone = (await tx.users.listByOrganization(organizationId)).filter((u) => !rejected.has(u.id));
-        const tags = await tx.users.tagIdsByUser(organizationId, everyone.map((u) => u.id));
-        const bestCase: TApprover[] = everyone.map((u) => ({ userId: u.id, email: u.userEmail, name: u.userName, tags: tags.get(u.id) ?? [], credential: { id: '', type: '', publicKey: '' } }));
-        const stillPossible = (await deps.policy.evaluate(request, tx, approversFrom(bestCase), condition)).outcome === 'OUTCOME_ALLOW';
+        const stillPossible = await approvalStillPossible(deps.policy, tx, request, condition, votes, approvers, now);
         if (s.principal.userId === activity.createdByUserId || !stillPossible) {
           status = nextStatus(status, 'REJECTED');
           updated = await tx.activities.finish(organizationId, activity.id, { status, at: now });

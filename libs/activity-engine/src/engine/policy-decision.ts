@@ -105,9 +105,15 @@ type TUserFacts = Omit<TApprover, 'credential'>;
 const userFacts = (a: TUserFacts) => ({ id: a.userId, tags: a.tags, email: a.email ?? '', alias: a.name });
 const credentialFacts = (userId: string, c: TApprover['credential']) => ({ id: c.id, user_id: userId, type: c.type, credential_id: c.credentialId ?? '', public_key: c.publicKey });
 
-/** The consensus context: `approvers` and the `credentials` they approved with. */
+/**
+ * The consensus context: `approvers` and the `credentials` they approved with. A user listed more
+ * than once (a hypothetical approver set holding each of a user's credentials: the rejection's
+ * best case in consensus.ts) is one approver with several credentials; real votes are one per user.
+ */
 export function consensusContext(approvers: readonly TApprover[]): Record<string, unknown> {
-  return { approvers: approvers.map(userFacts), credentials: approvers.map((a) => credentialFacts(a.userId, a.credential)) };
+  const users = new Map<string, TApprover>();
+  for (const a of approvers) if (!users.has(a.userId)) users.set(a.userId, a);
+  return { approvers: [...users.values()].map(userFacts), credentials: approvers.map((a) => credentialFacts(a.userId, a.credential)) };
 }
 
 /**
