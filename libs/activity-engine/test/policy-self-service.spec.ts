@@ -67,6 +67,21 @@ describe('self-service credential activities, root quorum of one', () => {
     await deletePolicy(f, policyId);
   });
 
+  it('a read-write session for another user needs the root quorum or a policy, not only for oneself', async () => {
+    const [kim, lee] = [await member(f, 'kim-sessions'), await member(f, 'lee-sessions')];
+    const session = (userId: string, key: TKeyPair) =>
+      f.submit('create_read_write_session', 'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2', { userId, targetPublicKey: generateP256KeyPair().publicKeyUncompressed }, key);
+    const userOf = (a: TActivity) => completed<{ userId: string }>(a, 'createReadWriteSessionResultV2').userId;
+    expect(userOf(await session(kim.userId, kim.key))).toBe(kim.userId);
+    expect(await refusal(session(lee.userId, kim.key))).toMatchObject({ httpStatus: 403, message: expect.stringContaining('OUTCOME_DENY_IMPLICIT') });
+    // The root quorum (one root user here) may.
+    expect(userOf(await session(lee.userId, f.root))).toBe(lee.userId);
+    // And so may a user a policy allows: the handler adds no root-only rule of its own.
+    const policyId = await createPolicy(f, { effect: 'EFFECT_ALLOW', condition: "activity.type == 'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2'", consensus: `approvers.any(user, user.id == '${kim.userId}')` });
+    expect(userOf(await session(lee.userId, kim.key))).toBe(lee.userId);
+    await deletePolicy(f, policyId);
+  });
+
   it('an EFFECT_DENY policy beats the implicit allow on one’s own credentials', async () => {
     const kim = await member(f, 'kim-denied');
     const policyId = await createPolicy(f, { effect: 'EFFECT_DENY', condition: `activity.type == '${CREATE_API_KEYS}'` });

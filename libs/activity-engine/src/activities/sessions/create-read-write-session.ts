@@ -1,8 +1,9 @@
 /**
  * create_read_write_session (V2) — a read-write session as a credential bundle: the server makes
  * the session key and encrypts it to the client's `targetPublicKey`. For the signing user, or
- * (root users only) another user of the organization named by `userId`. Policy: SESSION / CREATE;
- * implicitly allowed for oneself.
+ * another user of the organization named by `userId`. Policy: AUTH / CREATE; implicitly allowed
+ * for oneself only: a session for someone else needs the root quorum or an allowing policy, and
+ * the handler does not second-guess what the policies allowed.
  */
 import { AppError, ZCreateReadWriteSessionIntentSchema, type TCreateReadWriteSessionIntent, type TCreateReadWriteSessionResult } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
@@ -18,12 +19,6 @@ export const createReadWriteSession: TActivityDefinition<TCreateReadWriteSession
   params: ZCreateReadWriteSessionIntentSchema,
   async handle(ctx, p) {
     const userId = p.userId ?? ctx.principal.userId;
-    if (userId !== ctx.principal.userId) {
-      const roots = await ctx.tx.organizations.rootQuorumMembers(ctx.organizationId);
-      if (!roots.some((m) => m.userId === ctx.principal.userId)) {
-        throw new AppError('REQUEST_NOT_AUTHORIZED', 'request not authorized: only root users may create a session for another user', { userId });
-      }
-    }
     const [org, user] = await Promise.all([ctx.tx.organizations.findById(ctx.organizationId), ctx.tx.users.findById(ctx.organizationId, userId)]);
     if (!org || !user) throw new AppError('NOT_FOUND', `user not found: ${userId}`, { userId });
     const { apiKeyId, credentialBundle } = await issueCredentialBundle(ctx, {
