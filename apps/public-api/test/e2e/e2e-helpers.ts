@@ -5,10 +5,12 @@
  * the published clients cannot express (tampered bodies, missing stamps, odd paths).
  */
 import { createHash, createHmac } from 'node:crypto';
+import { p256 } from '@noble/curves/nist.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { TurnkeyApiTypes } from '@turnkey/http';
+import type { TCapturedMail } from '@latchkey/testkit';
 import pg from 'pg';
 import { expect } from 'vitest';
 
@@ -241,4 +243,27 @@ export async function dumpPublicSchema(databaseUrl: string): Promise<{ tables: s
   } finally {
     await db.end();
   }
+}
+
+/** The code in an OTP mail: the first non-empty line after the default template's "Enter this code". */
+export function codeFromMail(mail: TCapturedMail): string {
+  const lines = mail.text.split('\n').map((l) => l.trim());
+  const at = lines.findIndex((l) => l.startsWith('Enter this code'));
+  const code = lines.slice(at + 1).find((l) => l.length > 0);
+  if (at < 0 || !code) throw new Error(`no code in mail: ${mail.subject}`);
+  return code;
+}
+
+/** The credential bundle in a recovery or e-mail auth mail (bs58check: base58 alphabet, long). */
+export function bundleFromMail(mail: TCapturedMail): string {
+  const m = /\b([1-9A-HJ-NP-Za-km-z]{80,})\b/.exec(mail.text);
+  if (!m) throw new Error(`no credential bundle in mail: ${mail.subject}`);
+  return m[1]!;
+}
+
+/** A client signature (raw r‖s over sha256(message)) by the P-256 key a verification token is bound to. */
+export function clientSignature(tokenKey: { publicKey: string; privateKey: string }, message: string): TurnkeyApiTypes['v1ClientSignature'] {
+  const digest = createHash('sha256').update(message, 'utf8').digest();
+  const signature = p256.sign(digest, Buffer.from(tokenKey.privateKey, 'hex'), { prehash: false });
+  return { publicKey: tokenKey.publicKey, scheme: 'CLIENT_SIGNATURE_SCHEME_API_P256', message, signature: Buffer.from(signature).toString('hex') };
 }

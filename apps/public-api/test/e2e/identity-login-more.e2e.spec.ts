@@ -6,7 +6,6 @@
  * passkeys and e-mail addresses, list_suborgs by phone number and name, and what get_authenticator
  * says. Real parts: one Latchkey, a real SMTP server, a real OpenID provider, a software passkey.
  */
-import { createHash } from 'node:crypto';
 import { p256 } from '@noble/curves/nist.js';
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { decryptCredentialBundle, encryptOtpCodeToBundle, generateP256KeyPair, verifyOtpVerificationToken, verifySessionJwtSignature } from '@turnkey/crypto';
@@ -24,7 +23,7 @@ import {
 } from '@latchkey/testkit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountParams, expectErrorResponse, rawRequest, sha256Hex, turnkeyErrorCodes, uniqueName, type TRawResponse } from './e2e-helpers.js';
+import { accountParams, bundleFromMail, clientSignature, codeFromMail, expectErrorResponse, rawRequest, sha256Hex, turnkeyErrorCodes, uniqueName, type TRawResponse } from './e2e-helpers.js';
 
 type TKeyPair = { publicKey: string; privateKey: string };
 
@@ -73,33 +72,10 @@ const httpClientFor = (key: TKeyPair) => new TurnkeyClient({ baseUrl: latchkey.b
 const sdkFor = (key: TKeyPair, organizationId: string) =>
   new Turnkey({ apiBaseUrl: latchkey.baseUrl, apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey, defaultOrganizationId: organizationId }).apiClient();
 
-/** The code in an OTP mail: the first non-empty line after the default template's "Enter this code". */
-function codeFromMail(mail: TCapturedMail): string {
-  const lines = mail.text.split('\n').map((l) => l.trim());
-  const at = lines.findIndex((l) => l.startsWith('Enter this code'));
-  const code = lines.slice(at + 1).find((l) => l.length > 0);
-  if (at < 0 || !code) throw new Error(`no code in mail: ${mail.subject}`);
-  return code;
-}
-
-/** The credential bundle in an e-mail auth mail (bs58check: base58 alphabet, long). */
-function bundleFromMail(mail: TCapturedMail): string {
-  const m = /\b([1-9A-HJ-NP-Za-km-z]{80,})\b/.exec(mail.text);
-  if (!m) throw new Error(`no credential bundle in mail: ${mail.subject}`);
-  return m[1]!;
-}
-
 /** The next mail to `to` after this call (earlier ones ignored). */
 function nextMailTo(to: string): Promise<TCapturedMail> {
   const before = smtp.messages.length;
   return smtp.waitForMessage((m) => m.to.includes(to) && smtp.messages.indexOf(m) >= before);
-}
-
-/** A client signature (raw r‖s over sha256(message)) by the key a verification token is bound to. */
-function clientSignature(tokenKey: TKeyPair, message: string): TurnkeyApiTypes['v1ClientSignature'] {
-  const digest = createHash('sha256').update(message, 'utf8').digest();
-  const signature = p256.sign(digest, Buffer.from(tokenKey.privateKey, 'hex'), { prehash: false });
-  return { publicKey: tokenKey.publicKey, scheme: 'CLIENT_SIGNATURE_SCHEME_API_P256', message, signature: Buffer.from(signature).toString('hex') };
 }
 
 /** POST of `{type, timestampMs, organizationId, parameters}` stamped by `key`, answered raw (status and body). */

@@ -6,7 +6,6 @@
  * `@turnkey/http` clients; the session JWTs, verification tokens and credential bundles are
  * checked with the unmodified `@turnkey/crypto`.
  */
-import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { p256 } from '@noble/curves/nist.js';
@@ -25,13 +24,12 @@ import {
   startLatchkey,
   startOidcProvider,
   startSmtpCapture,
-  type TCapturedMail,
   type TLatchkey,
   type TOidcProvider,
   type TSmtpCapture,
 } from '@latchkey/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountParams, dumpPublicSchema, turnkeyErrorCodes, uniqueName } from './e2e-helpers.js';
+import { accountParams, bundleFromMail, clientSignature, codeFromMail, dumpPublicSchema, sha256Hex, turnkeyErrorCodes, uniqueName } from './e2e-helpers.js';
 
 type TKeyPair = { publicKey: string; privateKey: string };
 
@@ -51,7 +49,6 @@ const texts: { to: string; from: string; body: string; authorization: string }[]
 const TWILIO_SID = 'AC00000000000000000000000000000000';
 let parentOrgId: string;
 
-const sha256Hex = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 const base64url = (b: Uint8Array) => Buffer.from(b).toString('base64url');
 const randomChallenge = () => base64url(crypto.getRandomValues(new Uint8Array(32)));
 
@@ -85,28 +82,9 @@ function decodeJwtPayload(jwt: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
 }
 
-/** The code in an OTP mail: the first non-empty line after the default template's "Enter this code" line. */
-function codeFromMail(mail: TCapturedMail): string {
-  const lines = mail.text.split('\n').map((l) => l.trim());
-  const at = lines.findIndex((l) => l.startsWith('Enter this code'));
-  const code = lines.slice(at + 1).find((l) => l.length > 0);
-  if (at < 0 || !code) throw new Error(`no code in mail: ${mail.subject}`);
-  return code;
-}
-
-/** The credential bundle in a recovery or email-auth mail (bs58check: base58 alphabet, long). */
-function bundleFromMail(mail: TCapturedMail): string {
-  const m = /\b([1-9A-HJ-NP-Za-km-z]{80,})\b/.exec(mail.text);
-  if (!m) throw new Error(`no credential bundle in mail: ${mail.subject}`);
-  return m[1]!;
-}
-
 /** clientSignature of otp_login, made by the key the verification token is bound to (raw r‖s). */
 function loginClientSignature(tokenKey: TKeyPair, sessionPublicKey: string, tokenId: string): TurnkeyApiTypes['v1ClientSignature'] {
-  const message = JSON.stringify({ login: { publicKey: sessionPublicKey }, tokenId, type: 'USAGE_TYPE_LOGIN' });
-  const digest = createHash('sha256').update(message, 'utf8').digest();
-  const signature = p256.sign(digest, Buffer.from(tokenKey.privateKey, 'hex'), { prehash: false });
-  return { publicKey: tokenKey.publicKey, scheme: 'CLIENT_SIGNATURE_SCHEME_API_P256', message, signature: Buffer.from(signature).toString('hex') };
+  return clientSignature(tokenKey, JSON.stringify({ login: { publicKey: sessionPublicKey }, tokenId, type: 'USAGE_TYPE_LOGIN' }));
 }
 
 beforeAll(async () => {
