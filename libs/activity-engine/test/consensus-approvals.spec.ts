@@ -14,32 +14,10 @@ import type { TActivity } from '@latchkey/domain';
 import { stopTestPostgres } from '@latchkey/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type TFixture, type TKeyPair } from './fixture.js';
+import { completed, createPolicy, deletePolicy, member, p256Key, type TMember } from './helpers.js';
 
-const p256Key = (name: string, kp: TKeyPair = generateP256KeyPair()) => ({ apiKeyName: name, publicKey: kp.publicKey, curveType: 'API_KEY_CURVE_P256' });
 const WEBAUTHN = 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR';
 
-function completed<T>(a: TActivity, key: string): T {
-  expect(a.status, JSON.stringify(a.failure)).toBe('ACTIVITY_STATUS_COMPLETED');
-  return a.result[key] as T;
-}
-
-interface TMember {
-  userId: string;
-  key: TKeyPair;
-}
-
-async function member(f: TFixture, userName: string, userTags: string[] = []): Promise<TMember> {
-  const key = generateP256KeyPair();
-  const a = await f.submit('create_users', 'ACTIVITY_TYPE_CREATE_USERS_V4', { users: [{ userName, apiKeys: [p256Key('k', key)], authenticators: [], oauthProviders: [], userTags }] });
-  return { userId: completed<{ userIds: string[] }>(a, 'createUsersResult').userIds[0]!, key };
-}
-
-async function createPolicy(f: TFixture, condition: string, consensus: string): Promise<string> {
-  const a = await f.submit('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', { policyName: `p-${newId()}`, effect: 'EFFECT_ALLOW', notes: '', condition, consensus });
-  return completed<{ policyId: string }>(a, 'createPolicyResult').policyId;
-}
-
-const deletePolicy = async (f: TFixture, policyId: string) => completed(await f.submit('delete_policy', 'ACTIVITY_TYPE_DELETE_POLICY', { policyId }), 'deletePolicyResult');
 const createWallet = (f: TFixture, key: TKeyPair) => f.submit('create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', { walletName: `w-${newId()}`, accounts: [] }, key);
 const approve = (f: TFixture, a: TActivity, key: TKeyPair) => f.submit('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', { fingerprint: a.fingerprint }, key);
 const reject = (f: TFixture, a: TActivity, key: TKeyPair) => f.submit('reject_activity', 'ACTIVITY_TYPE_REJECT_ACTIVITY', { fingerprint: a.fingerprint }, key);
@@ -94,7 +72,7 @@ describe('consensus on credentials', () => {
     const [ivan, pat] = [await member(f, 'ivan'), await member(f, 'pat')];
     const pk = await passkey(f, pat.userId);
     const exact = `c.type == '${WEBAUTHN}' && c.id == '${pk.authenticatorId}' && c.user_id == '${pat.userId}' && c.credential_id == '${pk.credentialId}' && c.public_key == '${pk.publicKey}'`;
-    const policyId = await createPolicy(f, "activity.type == 'ACTIVITY_TYPE_CREATE_WALLET'", `credentials.any(c, ${exact})`);
+    const policyId = await createPolicy(f, { condition: "activity.type == 'ACTIVITY_TYPE_CREATE_WALLET'", consensus: `credentials.any(c, ${exact})` });
 
     const byPasskey = await createWallet(f, ivan.key);
     expect(byPasskey.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
@@ -112,7 +90,7 @@ describe('consensus on credentials', () => {
   it("the initiator's passkey submission still counts as a passkey when the next approval is evaluated", async () => {
     const [quinn, rosa] = [await member(f, 'quinn'), await member(f, 'rosa')];
     const [qpk, rpk] = [await passkey(f, quinn.userId), await passkey(f, rosa.userId)];
-    const policyId = await createPolicy(f, "activity.type == 'ACTIVITY_TYPE_CREATE_WALLET'", `credentials.filter(c, c.type == '${WEBAUTHN}').count() >= 2`);
+    const policyId = await createPolicy(f, { condition: "activity.type == 'ACTIVITY_TYPE_CREATE_WALLET'", consensus: `credentials.filter(c, c.type == '${WEBAUTHN}').count() >= 2` });
     const waiting = await qpk.submit('create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', { walletName: `w-${newId()}`, accounts: [] });
     expect(waiting.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
     completed(await rpk.submit('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', { fingerprint: waiting.fingerprint }), 'createWalletResult');
@@ -141,7 +119,7 @@ describe('rejecting under a consensus on credentials', () => {
     const [sam, tia, uma, vic] = [await member(f, 'sam'), await member(f, 'tia'), await member(f, 'uma'), await member(f, 'vic')];
     await passkey(f, tia.userId);
     await passkey(f, uma.userId);
-    const policyId = await createPolicy(f, "activity.type == 'ACTIVITY_TYPE_CREATE_WALLET'", `credentials.filter(c, c.type == '${WEBAUTHN}').count() >= 2`);
+    const policyId = await createPolicy(f, { condition: "activity.type == 'ACTIVITY_TYPE_CREATE_WALLET'", consensus: `credentials.filter(c, c.type == '${WEBAUTHN}').count() >= 2` });
     const waiting = await createWallet(f, sam.key);
     expect(waiting.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
     // The root user (who could have approved alone) and a user without a passkey reject: tia and
@@ -167,7 +145,7 @@ describe('canApprove and canReject', () => {
   afterAll(async () => {
     await f?.close();
   });
-  const needs = (n: number) => createPolicy(f, "activity.resource == 'WALLET'", `approvers.filter(user, user.tags.contains('${tag}')).count() >= ${n}`);
+  const needs = (n: number) => createPolicy(f, { condition: "activity.resource == 'WALLET'", consensus: `approvers.filter(user, user.tags.contains('${tag}')).count() >= ${n}` });
 
   it('2 of 3: each tagged approver may approve while it waits, the others may not, and nobody once it completes', async () => {
     const policyId = await needs(2);
@@ -212,7 +190,7 @@ describe('canApprove and canReject', () => {
   });
 
   it('counts the approvers a consensus names by id, and every approver for an unfiltered count', async () => {
-    const byId = await createPolicy(f, "activity.resource == 'WALLET'", `approvers.any(user, user.id == '${alice.userId}') && approvers.any(user, user.id == '${bob.userId}')`);
+    const byId = await createPolicy(f, { condition: "activity.resource == 'WALLET'", consensus: `approvers.any(user, user.id == '${alice.userId}') && approvers.any(user, user.id == '${bob.userId}')` });
     const waiting = await createWallet(f, dave.key);
     expect(await flags(f, waiting, alice.key)).toEqual({ canApprove: true, canReject: true });
     expect(await flags(f, waiting, bob.key)).toEqual({ canApprove: true, canReject: true });
@@ -220,7 +198,7 @@ describe('canApprove and canReject', () => {
     await reject(f, waiting, dave.key);
     await deletePolicy(f, byId);
 
-    const anyone = await createPolicy(f, "activity.resource == 'WALLET'", 'approvers.count() >= 3');
+    const anyone = await createPolicy(f, { condition: "activity.resource == 'WALLET'", consensus: 'approvers.count() >= 3' });
     const open = await createWallet(f, dave.key);
     expect(await flags(f, open, erin.key)).toEqual({ canApprove: true, canReject: true });
     await reject(f, open, dave.key);

@@ -10,28 +10,10 @@ import type { TActivity } from '@latchkey/domain';
 import { stopTestPostgres } from '@latchkey/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type TFixture, type TKeyPair } from './fixture.js';
+import { completed, createPolicy, deletePolicy, member, p256Key } from './helpers.js';
 
-const p256Key = (name: string, kp: TKeyPair = generateP256KeyPair()) => ({ apiKeyName: name, publicKey: kp.publicKey, curveType: 'API_KEY_CURVE_P256' });
 const CREATE_API_KEYS = 'ACTIVITY_TYPE_CREATE_API_KEYS_V2';
 
-function completed<T>(a: TActivity, key: string): T {
-  expect(a.status, JSON.stringify(a.failure)).toBe('ACTIVITY_STATUS_COMPLETED');
-  return a.result[key] as T;
-}
-
-/** A non-root user with one P-256 API key, created by the bootstrap root user. */
-async function member(f: TFixture, userName: string): Promise<{ userId: string; key: TKeyPair }> {
-  const key = generateP256KeyPair();
-  const a = await f.submit('create_users', 'ACTIVITY_TYPE_CREATE_USERS_V4', { users: [{ userName, apiKeys: [p256Key('k', key)], authenticators: [], oauthProviders: [], userTags: [] }] });
-  return { userId: completed<{ userIds: string[] }>(a, 'createUsersResult').userIds[0]!, key };
-}
-
-async function createPolicy(f: TFixture, p: { effect: 'EFFECT_ALLOW' | 'EFFECT_DENY'; condition: string; consensus?: string }): Promise<string> {
-  const a = await f.submit('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', { policyName: `p-${Math.random()}`, notes: '', consensus: '', ...p });
-  return completed<{ policyId: string }>(a, 'createPolicyResult').policyId;
-}
-
-const deletePolicy = async (f: TFixture, policyId: string) => completed(await f.submit('delete_policy', 'ACTIVITY_TYPE_DELETE_POLICY', { policyId }), 'deletePolicyResult');
 const refusal = (p: Promise<unknown>) => p.then((v) => ({ notRefused: v }), (e: unknown) => e);
 const whoami = (f: TFixture, key: TKeyPair) => f.query<{ userId: string }>('whoami', {}, key);
 
