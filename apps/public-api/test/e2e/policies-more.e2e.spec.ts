@@ -8,60 +8,22 @@
  */
 import { createPublicKey, createVerify } from 'node:crypto';
 import { p256 } from '@noble/curves/nist.js';
-import { ApiKeyStamper } from '@turnkey/api-key-stamper';
-import { generateP256KeyPair } from '@turnkey/crypto';
-import { TurnkeyClient, type TurnkeyApiTypes } from '@turnkey/http';
-import { Turnkey } from '@turnkey/sdk-server';
+import type { TurnkeyApiTypes } from '@turnkey/http';
 import { startLatchkey, type TLatchkey } from '@latchkey/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawRequest, turnkeyErrorCodes, uniqueName } from './e2e-helpers.js';
+import { rawRequest, uniqueName } from './e2e-helpers.js';
+import { policyE2e, refusal, type TKeyPair, type TMember } from './policy-e2e-helpers.js';
 
-type TKeyPair = { publicKey: string; privateKey: string };
 type TActivity = TurnkeyApiTypes['v1Activity'];
 type TVote = TurnkeyApiTypes['v1Vote'];
 
 let latchkey: TLatchkey;
 let orgId: string;
 let rootKey: TKeyPair;
-
-/** sdk-server with a quick poller: a waiting activity comes back after one short poll. */
-const sdk = (key: TKeyPair) =>
-  new Turnkey({ apiBaseUrl: latchkey.baseUrl, apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey, defaultOrganizationId: orgId, activityPoller: { intervalMs: 20, numRetries: 0 } }).apiClient();
-const http = (key: TKeyPair) => new TurnkeyClient({ baseUrl: latchkey.baseUrl }, new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey }));
-
-interface TRefusal {
-  /** The gRPC code TurnkeyRequestError carries (3 invalid argument, 7 permission denied). */
-  code: number;
-  message: string;
-  codes: string[];
-  /** Latchkey's `fields` of the first detail: what the refusal is about. */
-  fields: Record<string, unknown>;
-}
-async function refusal(promise: Promise<unknown>): Promise<TRefusal> {
-  try {
-    const value = await promise;
-    throw new Error(`expected a refusal, got ${JSON.stringify(value).slice(0, 300)}`);
-  } catch (e) {
-    const err = e as { name?: string; message: string; code?: number; details?: unknown[] | null };
-    if (err.name !== 'TurnkeyRequestError') throw e;
-    const first = (err.details?.[0] ?? {}) as { fields?: Record<string, unknown> };
-    return { code: err.code ?? -1, message: err.message, codes: turnkeyErrorCodes(err.details ?? null), fields: first.fields ?? {} };
-  }
-}
-
-interface TMember {
-  userId: string;
-  key: TKeyPair;
-}
-
-/** A user of the organization with one P-256 API key, created by the root user. */
-async function member(name: string): Promise<TMember> {
-  const key = generateP256KeyPair();
-  const { userIds } = await sdk(rootKey).createUsers({
-    users: [{ userName: uniqueName(name), apiKeys: [{ apiKeyName: 'k', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [], userTags: [] }],
-  });
-  return { userId: userIds[0]!, key };
-}
+let e2e: ReturnType<typeof policyE2e>;
+const sdk = (key: TKeyPair) => e2e.sdk(key);
+const http = (key: TKeyPair) => e2e.http(key);
+const member = (name: string) => e2e.member(name);
 
 const policyNames = async () => (await sdk(rootKey).getPolicies({})).policies.map((p) => p.policyName);
 /** The quorum as get_organization reports it (sdk-server has no getOrganization; @turnkey/http does). */
@@ -83,8 +45,8 @@ function verifiesStamp(publicKeyHex: string, message: string, signatureHex: stri
 
 beforeAll(async () => {
   latchkey = await startLatchkey();
-  orgId = latchkey.bootstrap.organizationId;
-  rootKey = { publicKey: latchkey.bootstrap.apiPublicKey, privateKey: latchkey.bootstrap.apiPrivateKey! };
+  e2e = policyE2e(latchkey);
+  ({ orgId, rootKey } = e2e);
 }, 120_000);
 
 afterAll(async () => {

@@ -4,56 +4,23 @@
  * table (who may do what, deny wins, eth.tx.to allow-lists, wallet and private key ids, missing
  * fields), a 2-of-3 consensus flow, a 2-of-2 root quorum, rejections, and two approvals racing.
  */
-import { ApiKeyStamper } from '@turnkey/api-key-stamper';
-import { generateP256KeyPair } from '@turnkey/crypto';
-import { TurnkeyActivityError, TurnkeyClient, createActivityPoller, type TurnkeyApiTypes } from '@turnkey/http';
-import { Turnkey } from '@turnkey/sdk-server';
+import { TurnkeyActivityError, createActivityPoller, type TurnkeyApiTypes } from '@turnkey/http';
 import { startLatchkey, type TLatchkey } from '@latchkey/testkit';
 import { Transaction } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountParams, turnkeyErrorCodes, uniqueName } from './e2e-helpers.js';
+import { accountParams, uniqueName } from './e2e-helpers.js';
+import { policyE2e, refusal, type TKeyPair } from './policy-e2e-helpers.js';
 
-type TKeyPair = { publicKey: string; privateKey: string };
 type TActivity = TurnkeyApiTypes['v1Activity'];
 
 let latchkey: TLatchkey;
 let orgId: string;
 let rootKey: TKeyPair;
-
-/** sdk-server with a quick poller: a waiting activity comes back after one short poll. */
-const sdk = (key: TKeyPair) =>
-  new Turnkey({ apiBaseUrl: latchkey.baseUrl, apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey, defaultOrganizationId: orgId, activityPoller: { intervalMs: 20, numRetries: 0 } }).apiClient();
-const http = (key: TKeyPair) => new TurnkeyClient({ baseUrl: latchkey.baseUrl }, new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey }));
+let e2e: ReturnType<typeof policyE2e>;
+const sdk = (key: TKeyPair) => e2e.sdk(key);
+const http = (key: TKeyPair) => e2e.http(key);
+const member = (name: string, userTags: string[] = []) => e2e.member(name, userTags);
 const envelope = () => ({ timestampMs: String(Date.now()), organizationId: orgId });
-
-interface TRefusal {
-  message: string;
-  codes: string[];
-}
-async function refusal(promise: Promise<unknown>): Promise<TRefusal> {
-  try {
-    const value = await promise;
-    throw new Error(`expected a refusal, got ${JSON.stringify(value).slice(0, 300)}`);
-  } catch (e) {
-    const err = e as { name?: string; message: string; details?: unknown[] | null };
-    if (err.name !== 'TurnkeyRequestError') throw e;
-    return { message: err.message, codes: turnkeyErrorCodes(err.details ?? null) };
-  }
-}
-
-interface TMember {
-  userId: string;
-  key: TKeyPair;
-}
-
-/** A user of the organization with one P-256 API key, created by the root user. */
-async function member(name: string, userTags: string[] = []): Promise<TMember> {
-  const key = generateP256KeyPair();
-  const { userIds } = await sdk(rootKey).createUsers({
-    users: [{ userName: uniqueName(name), apiKeys: [{ apiKeyName: 'k', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [], userTags }],
-  });
-  return { userId: userIds[0]!, key };
-}
 
 async function policy(p: { effect: 'EFFECT_ALLOW' | 'EFFECT_DENY'; condition?: string; consensus?: string }): Promise<string> {
   const { policyId } = await sdk(rootKey).createPolicy({ policyName: uniqueName('policy'), notes: 'e2e', ...p });
@@ -62,8 +29,8 @@ async function policy(p: { effect: 'EFFECT_ALLOW' | 'EFFECT_DENY'; condition?: s
 
 beforeAll(async () => {
   latchkey = await startLatchkey();
-  orgId = latchkey.bootstrap.organizationId;
-  rootKey = { publicKey: latchkey.bootstrap.apiPublicKey, privateKey: latchkey.bootstrap.apiPrivateKey! };
+  e2e = policyE2e(latchkey);
+  ({ orgId, rootKey } = e2e);
 }, 120_000);
 
 afterAll(async () => {
