@@ -148,6 +148,47 @@ describe('X-Stamp-Attested (verification token) respects the sub-organization lo
   });
 });
 
+describe('an attested stamp_login that waits for approval', () => {
+  it('spends its verification token at submission: the token cannot open a second waiting login, and the approval runs the first', async () => {
+    const email = `${unique('waits')}@example.test`;
+    const [keyA, keyB] = [generateP256KeyPair(), generateP256KeyPair()];
+    const created = await f.submit('create_sub_organization', 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', {
+      subOrganizationName: unique('two-roots'),
+      rootQuorumThreshold: 2,
+      rootUsers: [
+        { userName: 'A', userEmail: email, apiKeys: [{ apiKeyName: 'a', publicKey: keyA.publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [] },
+        { userName: 'B', apiKeys: [{ apiKeyName: 'b', publicKey: keyB.publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [] },
+      ],
+    });
+    const sub = (created.result as Record<string, { subOrganizationId: string; rootUserIds: string[] }>)['createSubOrganizationResultV8']!;
+    const inSub = async (path: string, type: string, parameters: object, key: TKeyPair) => {
+      const body = JSON.stringify({ type, timestampMs: String(Date.now()), organizationId: sub.subOrganizationId, parameters });
+      return (await f.engine.submit(path, f.stamp(body, key), Buffer.from(body))).activity;
+    };
+    const approveBy = (a: TActivity, key: TKeyPair) => inSub('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', { fingerprint: a.fingerprint }, key);
+    // The sub-organization's logins need two approvers (the policy itself needs both roots).
+    const policy = await inSub(
+      'create_policy',
+      'ACTIVITY_TYPE_CREATE_POLICY_V3',
+      { policyName: 'logins need two', effect: 'EFFECT_ALLOW', notes: '', condition: "activity.type == 'ACTIVITY_TYPE_STAMP_LOGIN'", consensus: 'approvers.count() >= 2' },
+      keyA,
+    );
+    expect((await approveBy(policy, keyB)).status).toBe('ACTIVITY_STATUS_COMPLETED');
+
+    const session = generateP256KeyPair();
+    const token = await verificationToken(email, session);
+    const first = ((await attested('stamp_login', stampLoginBody(sub.subOrganizationId, session.publicKey), session, token)) as { activity: TActivity }).activity;
+    expect(first.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    const second = await errorOf(attested('stamp_login', stampLoginBody(sub.subOrganizationId, session.publicKey, Date.now() + 1), session, token));
+    expect(second.code).toBe('UNAUTHENTICATED');
+    expect(second.message).toContain('already used');
+
+    const approved = await approveBy(first, keyB);
+    expect(approved.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect(claimsOf(sessionOf(approved))).toMatchObject({ organization_id: sub.subOrganizationId, user_id: sub.rootUserIds[0] });
+  });
+});
+
 describe('login activities check the flags of the organization the login lands in', () => {
   it('init_otp aimed at the parent refuses a contact whose sub-organization disabled OTP by e-mail, and sends nothing', async () => {
     const email = `${unique('init')}@example.test`;

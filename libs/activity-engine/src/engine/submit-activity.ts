@@ -17,6 +17,7 @@ import type { TEngineServices } from './services.js';
 import type { TAuthCache } from './auth-cache.js';
 import { nextStatus } from './status-machine.js';
 import type { TActivityRegistry } from '../registry.js';
+import { spendAttestation } from '../activities/sessions/stamp-login.js';
 
 export interface TSubmitDeps {
   store: TStore;
@@ -161,6 +162,7 @@ export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise
     case 'OUTCOME_REQUIRES_CONSENSUS':
       // Nothing runs yet: the activity waits, with the initiator's submission as its first approval.
       return record(deps, { ...pending, status: nextStatus(pending.status, 'CONSENSUS_REQUIRED'), result: {} }, undefined, async (tx) => {
+        await spendAttestation(tx, s.principal, organizationId);
         const vote = await tx.activities.addVote(voteOf(s.principal, organizationId, activityId, 'VOTE_SELECTION_APPROVED', pending.message, now));
         await recordEvaluation(tx, organizationId, activityId, decision, now, vote.id);
       });

@@ -7,7 +7,9 @@
  * implicitly allowed for oneself.
  */
 import { AppError, ZStampLoginIntentSchema, type TSessionResult, type TStampLoginIntent } from '@latchkey/domain';
+import type { TRepositories } from '@latchkey/persistence';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
+import type { TPrincipal } from '../../engine/principal.js';
 import { issueLoginSession } from './issue-session.js';
 
 export const stampLogin: TActivityDefinition<TStampLoginIntent, TSessionResult> = {
@@ -21,10 +23,20 @@ export const stampLogin: TActivityDefinition<TStampLoginIntent, TSessionResult> 
   async handle(ctx, p) {
     // An attested verification token is spent here, with the session, and not at authentication:
     // a request refused before this point (policy, parameters, timestamp) leaves it usable.
-    const cred = ctx.principal.credential;
-    if (cred.kind === 'attested' && cred.verificationTokenId && !(await ctx.tx.logins.spendVerificationToken(cred.verificationTokenId, ctx.organizationId))) {
-      throw new AppError('UNAUTHENTICATED', 'attested stamp refused: the verification token was already used');
-    }
+    await spendAttestation(ctx.tx, ctx.principal, ctx.organizationId);
     return issueLoginSession(ctx, { userId: ctx.principal.userId, publicKey: p.publicKey, expirationSeconds: p.expirationSeconds, invalidateExisting: p.invalidateExisting });
   },
 };
+
+/**
+ * Spends the verification token an `X-Stamp-Attested` principal was vouched for by, in `tx`: by
+ * the stamp_login that runs, or — when a policy makes that stamp_login wait for approval — by its
+ * submission, since the approval runs it later without the token. Other principals: nothing.
+ * @throws AppError UNAUTHENTICATED when the token was already used
+ */
+export async function spendAttestation(tx: TRepositories, principal: TPrincipal, organizationId: string): Promise<void> {
+  const cred = principal.credential;
+  if (cred.kind === 'attested' && cred.verificationTokenId && !(await tx.logins.spendVerificationToken(cred.verificationTokenId, organizationId))) {
+    throw new AppError('UNAUTHENTICATED', 'attested stamp refused: the verification token was already used');
+  }
+}
