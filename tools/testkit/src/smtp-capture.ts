@@ -1,7 +1,8 @@
 /**
  * A real SMTP server on 127.0.0.1 that keeps every message it receives, for tests that send mail
  * (OTP, recovery, e-mail auth) through Latchkey's own SMTP client instead of a mock. Plain SMTP
- * without TLS (STARTTLS is not offered), any credentials accepted unless a password is set.
+ * without TLS (STARTTLS is not offered) unless `tls` is given, then implicit TLS (smtps://); any
+ * credentials accepted unless a password is set.
  *
  * `mailparser` does not install on this machine, so the MIME decoding is done here, enough for
  * what nodemailer produces: unfolded headers, RFC 2047 encoded words, nested multiparts, and the
@@ -34,10 +35,12 @@ export interface TSmtpCaptureOptions {
   password?: string;
   /** Credentials put in `url`. Default user / pass. */
   user?: string;
+  /** PEM key and certificate: the server speaks implicit TLS and `url` is smtps://. */
+  tls?: { key: string; cert: string };
 }
 
 export interface TSmtpCapture {
-  /** e.g. smtp://user:pass@127.0.0.1:41234 — ready for LATCHKEY_SMTP_URL. */
+  /** e.g. smtp://user:pass@127.0.0.1:41234 (smtps:// with `tls`) — ready for LATCHKEY_SMTP_URL. */
   url: string;
   host: string;
   port: number;
@@ -53,7 +56,7 @@ export async function startSmtpCapture(opts: TSmtpCaptureOptions = {}): Promise<
   const messages: TCapturedMail[] = [];
   const waiters = new Set<(m: TCapturedMail) => void>();
   const server = new SMTPServer({
-    secure: false,
+    ...(opts.tls ? { secure: true, key: opts.tls.key, cert: opts.tls.cert } : { secure: false }),
     disabledCommands: ['STARTTLS'],
     authOptional: true,
     allowInsecureAuth: true,
@@ -101,7 +104,7 @@ export async function startSmtpCapture(opts: TSmtpCaptureOptions = {}): Promise<
   const pass = encodeURIComponent(opts.password ?? 'pass');
 
   return {
-    url: `smtp://${user}:${pass}@127.0.0.1:${port}`,
+    url: `${opts.tls ? 'smtps' : 'smtp'}://${user}:${pass}@127.0.0.1:${port}`,
     host: '127.0.0.1',
     port,
     messages,
