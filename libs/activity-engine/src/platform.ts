@@ -16,6 +16,7 @@ import type { TEngineServices } from './engine/services.js';
 import { readDeliveryConfig } from './delivery/config.js';
 import { createMailer } from './delivery/mailer.js';
 import { createSmsProvider } from './delivery/sms.js';
+import { readOidcHttpIssuers } from './oidc/oidc-config.js';
 import { createOidcVerifier } from './oidc/oidc-verifier.js';
 import { readOauth2Config } from './activities/oauth2/oauth2-config.js';
 
@@ -77,9 +78,9 @@ export function createDerivation(env: Record<string, string | undefined>, worker
 
 /**
  * Mail (SMTP from LATCHKEY_SMTP_URL, else the developer outbox in $LATCHKEY_DATA_DIR/outbox), SMS
- * (LATCHKEY_SMS_PROVIDER), OIDC verification, the OAuth 2.0 provider endpoints
+ * (LATCHKEY_SMS_PROVIDER), OIDC verification (LATCHKEY_OIDC_HTTP_ISSUERS), the OAuth 2.0 provider endpoints
  * (LATCHKEY_OAUTH2_*) and the derivation pool (LATCHKEY_DERIVATION_WORKERS), from the environment.
- * @throws Error naming an invalid delivery, OAuth 2.0 or derivation variable
+ * @throws Error naming an invalid delivery, OIDC, OAuth 2.0 or derivation variable
  */
 export function createPlatformServices(env: Record<string, string | undefined>, config: TConfig, logger: Logger): TEngineServices & { close(): Promise<void> } {
   const delivery = readDeliveryConfig(env, resolve(config.dataDir));
@@ -89,7 +90,7 @@ export function createPlatformServices(env: Record<string, string | undefined>, 
   return {
     mail,
     sms: createSmsProvider(delivery, logger),
-    oidc: createOidcVerifier(),
+    oidc: createOidcVerifier({ httpIssuers: readOidcHttpIssuers(env, config.publicUrl) }),
     oauth2,
     ...(derivation ? { derivation } : {}),
     async close() {

@@ -44,7 +44,7 @@ let rootKey: TKeyPair;
 beforeAll(async () => {
   smtp = await startSmtpCapture();
   oidc = await startOidcProvider({ clients: [{ clientId: APP_CLIENT_ID, redirectUris: [REDIRECT_URI] }, { clientId: OTHER_CLIENT_ID, redirectUris: [REDIRECT_URI] }] });
-  latchkey = await startLatchkey({ env: { LATCHKEY_SMTP_URL: smtp.url, LATCHKEY_EMAIL_FROM: 'Latchkey Tests <no-reply@latchkey.test>' } });
+  latchkey = await startLatchkey({ env: { LATCHKEY_SMTP_URL: smtp.url, LATCHKEY_EMAIL_FROM: 'Latchkey Tests <no-reply@latchkey.test>', LATCHKEY_OIDC_HTTP_ISSUERS: oidc.issuer } });
   const b = latchkey.bootstrap;
   parentOrgId = b.organizationId;
   rootKey = { publicKey: b.apiPublicKey, privateKey: b.apiPrivateKey! };
@@ -428,6 +428,23 @@ describe('bad input is a 4xx that writes nothing', () => {
     const otherAudience = await oidc.obtainIdToken({ sub: subject, clientId: OTHER_CLIENT_ID, nonce: sha256Hex(session.publicKey) });
     const e2 = await expectRefusedWithoutWrites(() => submitRaw('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', { oidcToken: otherAudience, publicKey: session.publicKey }), 404, 5, 'NOT_FOUND');
     expect(e2.message).toContain(`audience ${OTHER_CLIENT_ID} matches no OAuth provider`);
+  });
+});
+
+describe('plain-http OIDC issuers', () => {
+  it('refuses a token from an http issuer the server does not list (LATCHKEY_OIDC_HTTP_ISSUERS), before fetching anything, and writes nothing', async () => {
+    const unlisted = await startOidcProvider({ clients: [{ clientId: APP_CLIENT_ID, redirectUris: [REDIRECT_URI] }] });
+    try {
+      const subject = uniqueName('uma');
+      await createEndUser({ oidcSub: subject });
+      const session = generateP256KeyPair();
+      const oidcToken = await unlisted.obtainIdToken({ sub: subject, clientId: APP_CLIENT_ID, nonce: sha256Hex(session.publicKey) });
+      const err = await expectRefusedWithoutWrites(() => submitRaw('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', { oidcToken, publicKey: session.publicKey }), 400, 3, 'REQUEST_INVALID');
+      expect(err.message).toContain(`issuer "${unlisted.issuer}" must use https`);
+      expect(err.message).toContain('LATCHKEY_OIDC_HTTP_ISSUERS');
+    } finally {
+      await unlisted.stop();
+    }
   });
 });
 

@@ -108,6 +108,7 @@ beforeAll(async () => {
     env: {
       LATCHKEY_SMTP_URL: smtp.url,
       LATCHKEY_EMAIL_FROM: 'Latchkey Tests <no-reply@latchkey.test>',
+      LATCHKEY_OIDC_HTTP_ISSUERS: oidc.issuer,
       LATCHKEY_SMS_PROVIDER: 'twilio',
       LATCHKEY_TWILIO_BASE_URL: `http://127.0.0.1:${(carrier.address() as AddressInfo).port}`,
       LATCHKEY_TWILIO_ACCOUNT_SID: TWILIO_SID,

@@ -9,3 +9,4 @@ export {
   type TOidcVerifyOptions,
   type TVerifiedIdToken,
 } from './oidc-verifier.js';
+export { readOidcHttpIssuers } from './oidc-config.js';

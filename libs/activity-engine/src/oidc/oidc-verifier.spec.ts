@@ -182,11 +182,32 @@ describe('createOidcVerifier', () => {
     const v = createOidcVerifier({ fetch: countingFetch });
     const remote = await idp.sign(claims({ iss: 'http://accounts.example.com' }));
     expect(await reasonOf(v.verify(remote), remote)).toBe('ISSUER_NOT_ALLOWED');
-    const strict = createOidcVerifier({ allowInsecureLoopback: false, fetch: countingFetch });
+    const strict = createOidcVerifier({ httpIssuers: [], fetch: countingFetch });
     expect(await reasonOf(strict.verify(await idp.sign(claims())))).toBe('ISSUER_NOT_ALLOWED');
+    // A list of http issuers is exact: another loopback issuer (a service on the server's own
+    // loopback, say) is not fetched.
+    const listed = createOidcVerifier({ httpIssuers: ['http://127.0.0.1:1'], fetch: countingFetch });
+    expect(await reasonOf(listed.verify(await idp.sign(claims())))).toBe('ISSUER_NOT_ALLOWED');
     expect(await reasonOf(v.verify(await idp.sign(claims({ iss: 'ftp://127.0.0.1/' }))))).toBe('ISSUER_NOT_ALLOWED');
     expect(await reasonOf(v.verify(await idp.sign(claims()), { allowedIssuers: ['https://accounts.google.com'] }))).toBe('ISSUER_NOT_ALLOWED');
     expect(fetched).toBe(0);
+  });
+
+  it('accepts a listed http issuer, and its key set only from its own origin', async () => {
+    const v = createOidcVerifier({ httpIssuers: [idp.issuer] });
+    expect((await v.verify(await idp.sign(claims()))).sub).toBe('user-1');
+    const elsewhere = createOidcVerifier({ httpIssuers: [idp.issuer] });
+    idp.discovery.doc = { issuer: idp.issuer, jwks_uri: 'http://localhost:1/jwks', id_token_signing_alg_values_supported: ['RS256'] };
+    try {
+      const e = await elsewhere.verify(await idp.sign(claims())).then(
+        () => undefined,
+        (err: unknown) => err as OidcError,
+      );
+      expect(e?.reason).toBe('DISCOVERY_FAILED');
+      expect(e?.message).toContain('from their own origin');
+    } finally {
+      delete idp.discovery.doc;
+    }
   });
 
   it('fails discovery when the document names another issuer, is missing, or the issuer is unreachable', async () => {

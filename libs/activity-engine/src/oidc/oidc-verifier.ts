@@ -5,8 +5,10 @@
  *
  * Why it is built this way:
  *  - Any issuer is accepted as long as it is https (the organization's OAuth providers decide
- *    later which issuers mean anything); plain http only on loopback, for local development and
- *    tests, and only when allowed.
+ *    later which issuers mean anything). Plain http only for the issuers the server names
+ *    (`httpIssuers`: its own, and development identity providers from LATCHKEY_OIDC_HTTP_ISSUERS),
+ *    so a token cannot make the server fetch from an arbitrary http address — a service on its
+ *    own loopback included; the library default, for tests, is any loopback issuer.
  *  - The discovery document must name exactly the token's issuer, so a token cannot borrow
  *    another issuer's keys by pointing at its discovery URL.
  *  - Discovery documents and key sets are cached per issuer (10 minutes by default) so one login
@@ -48,8 +50,13 @@ export class OidcError extends Error {
 }
 
 export interface TOidcVerifierOptions {
-  /** Allow http:// issuers on 127.0.0.1, localhost and [::1]. Default true. */
-  allowInsecureLoopback?: boolean;
+  /**
+   * The http:// issuers accepted (https ones always are): `'loopback'`, any issuer on 127.0.0.1,
+   * localhost or [::1] (tests, development); or exactly these issuer strings, whose key sets
+   * may be served over http from the issuer's own origin only. Default `'loopback'`; the platform
+   * passes its list (`readOidcHttpIssuers`).
+   */
+  httpIssuers?: 'loopback' | readonly string[];
   /** How long a discovery document and its key set are reused. Default 10 minutes. */
   cacheTtlMs?: number;
   /** Per request (discovery, key set). Default 5 s. */
@@ -125,7 +132,8 @@ function sameString(a: string, b: string): boolean {
 }
 
 export function createOidcVerifier(options: TOidcVerifierOptions = {}): TOidcVerifier {
-  const allowLoopback = options.allowInsecureLoopback ?? true;
+  const httpIssuers = options.httpIssuers ?? 'loopback';
+  const httpOrigins = new Set(httpIssuers === 'loopback' ? [] : httpIssuers.map((i) => new URL(i).origin));
   const ttl = options.cacheTtlMs ?? 10 * 60_000;
   const timeoutMs = options.timeoutMs ?? 5_000;
   const tolerance = options.clockToleranceSeconds ?? 60;
@@ -133,6 +141,12 @@ export function createOidcVerifier(options: TOidcVerifierOptions = {}): TOidcVer
   const cache = new Map<string, TIssuerEntry>();
   // Concurrent logins against a cold issuer share one discovery request.
   const pending = new Map<string, Promise<TIssuerEntry>>();
+
+  /** A plain-http URL may be fetched when it is a listed issuer (any loopback one by default), or a key set on a listed issuer's origin. */
+  function httpAllowed(u: URL, value: string, what: string): boolean {
+    if (httpIssuers === 'loopback') return LOOPBACK.has(u.hostname);
+    return what === 'issuer' ? httpIssuers.includes(value) : httpOrigins.has(u.origin);
+  }
 
   /** @throws OidcError ISSUER_NOT_ALLOWED */
   function assertAllowedUrl(value: string, what: string): URL {
@@ -144,11 +158,16 @@ export function createOidcVerifier(options: TOidcVerifierOptions = {}): TOidcVer
     }
     if (u.username || u.password || u.search || u.hash) throw new OidcError('ISSUER_NOT_ALLOWED', `${what} must have no credentials, query or fragment: ${quote(value)}`);
     if (u.protocol === 'https:') return u;
-    if (u.protocol === 'http:' && LOOPBACK.has(u.hostname)) {
-      if (allowLoopback) return u;
-      throw new OidcError('ISSUER_NOT_ALLOWED', `${what} ${quote(value)} uses http; loopback http issuers are not allowed by this server`);
+    if (u.protocol === 'http:') {
+      if (httpAllowed(u, value, what)) return u;
+      throw new OidcError(
+        'ISSUER_NOT_ALLOWED',
+        httpIssuers === 'loopback'
+          ? `${what} ${quote(value)} must use https (plain http only on 127.0.0.1, localhost or [::1])`
+          : `${what} ${quote(value)} must use https: plain http is accepted only for the issuers this server names (its own and LATCHKEY_OIDC_HTTP_ISSUERS)${what === 'issuer' ? '' : ', from their own origin'}`,
+      );
     }
-    throw new OidcError('ISSUER_NOT_ALLOWED', `${what} ${quote(value)} must use https (plain http only on 127.0.0.1, localhost or [::1])`);
+    throw new OidcError('ISSUER_NOT_ALLOWED', `${what} ${quote(value)} must use https`);
   }
 
   async function discover(iss: string): Promise<TIssuerEntry> {
