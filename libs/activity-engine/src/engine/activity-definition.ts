@@ -101,3 +101,18 @@ export type TAnyActivityDefinition = TActivityDefinition<any, Record<string, unk
 export function activityKind(type: string): string {
   return type.replace(/^ACTIVITY_TYPE_/, '').replace(/_V\d+$/, '');
 }
+
+/**
+ * `tx` with its `notifyChange` also recorded in `changes`, so that after commit the engine can
+ * drop this process's stale cache entries at once (`onCommitted`); other processes hear the
+ * change feed a moment later. Used wherever a handler runs: a submission and a deciding vote.
+ */
+export function announcing(tx: TRepositories, changes: string[]): TRepositories {
+  return {
+    ...tx,
+    notifyChange: async (topic, key) => {
+      changes.push(`${topic}:${key}`);
+      await tx.notifyChange(topic, key);
+    },
+  };
+}

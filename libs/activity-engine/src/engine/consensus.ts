@@ -17,7 +17,7 @@ import { AppError, fromZodIssues, toTimestamp, ZActivityRequestSchema, ZVoteInte
 import type { Activity, TRepositories, TStore, Vote } from '@latchkey/persistence';
 import { wireUsers } from '../queries/users.js';
 import type { TActivityRegistry } from '../registry.js';
-import { activityKind, type TAnyActivityDefinition } from './activity-definition.js';
+import { activityKind, announcing, type TAnyActivityDefinition } from './activity-definition.js';
 import { approversFrom, type TApprover, type TApprovers, type TCandidate, type TPolicyDecision, type TPolicyEvaluator, type TPolicyRequest } from './policy-decision.js';
 import { conditionContext } from './policy-context.js';
 import type { TPrincipal } from './principal.js';
@@ -42,6 +42,11 @@ function credentialOf(c: TPrincipal['credential']): TApprover['credential'] {
   };
 }
 
+/** An approver's user facts: its row (none for a user deleted since) and its tags. */
+function userFactsOf(userId: string, user: { userEmail: string | null; userName: string } | null | undefined, tags: ReadonlyMap<string, string[]>): Omit<TApprover, 'credential'> {
+  return { userId, email: user?.userEmail ?? null, name: user?.userName ?? '', tags: tags.get(userId) ?? [] };
+}
+
 /** Computes once, on first use. */
 function memo<T>(f: () => Promise<T>): () => Promise<T> {
   let p: Promise<T> | undefined;
@@ -51,7 +56,7 @@ function memo<T>(f: () => Promise<T>): () => Promise<T> {
 /** The approver a principal is, for the consensus context (`approvers`, `credentials`). */
 export async function approverOf(db: TRepositories, principal: TPrincipal): Promise<TApprover> {
   const [user, tags] = await Promise.all([db.users.findById(principal.organizationId, principal.userId), db.users.tagIdsByUser(principal.organizationId, [principal.userId])]);
-  return { userId: principal.userId, email: user?.userEmail ?? null, name: user?.userName ?? '', tags: tags.get(principal.userId) ?? [], credential: credentialOf(principal.credential) };
+  return { ...userFactsOf(principal.userId, user, tags), credential: credentialOf(principal.credential) };
 }
 
 /** The live credentials of some users, as consensus facts (expired API keys left out: they cannot sign). */
@@ -85,10 +90,7 @@ async function approversFromVotes(db: TRepositories, organizationId: string, vot
     db.users.tagIdsByUser(organizationId, ids),
     unrecorded.length > 0 ? credentialsOfUsers(db, organizationId, unrecorded, now) : [],
   ]);
-  return approvals.map((v) => {
-    const u = users.find((x) => x.id === v.userId);
-    return { userId: v.userId, email: u?.userEmail ?? null, name: u?.userName ?? '', tags: tags.get(v.userId) ?? [], credential: votedCredential(v, legacy) };
-  });
+  return approvals.map((v) => ({ ...userFactsOf(v.userId, users.find((x) => x.id === v.userId), tags), credential: votedCredential(v, legacy) }));
 }
 
 /**
@@ -117,7 +119,7 @@ async function approvalStillPossible(
   const ids = undecided.map((u) => u.id);
   const [tags, live] = await Promise.all([db.users.tagIdsByUser(organizationId, ids), ids.length > 0 ? credentialsOfUsers(db, organizationId, ids, now) : []]);
   const none: TApprover['credential'] = { id: '', type: '', publicKey: '' };
-  const facts = undecided.map((u) => ({ user: { userId: u.id, email: u.userEmail, name: u.userName, tags: tags.get(u.id) ?? [] }, credentials: live.filter((c) => c.userId === u.id).map((c) => c.credential) }));
+  const facts = undecided.map((u) => ({ user: userFactsOf(u.id, u, tags), credentials: live.filter((c) => c.userId === u.id).map((c) => c.credential) }));
   const preferring = (passkey: boolean): TApprover[] =>
     facts.map(({ user, credentials }) => ({ ...user, credential: credentials.find((c) => (c.type === WEBAUTHN_TYPE) === passkey) ?? credentials[0] ?? none }));
   const cases: TApprover[][] = [
@@ -212,7 +214,7 @@ export async function votingState(deps: Pick<TConsensusDeps, 'store' | 'registry
     userId,
     details: async () => {
       const [user, tags, credentials] = await Promise.all([db.users.findById(org, userId), db.users.tagIdsByUser(org, [userId]), credentialsOfUsers(db, org, [userId], now)]);
-      return { approver: { userId, email: user?.userEmail ?? null, name: user?.userName ?? '', tags: tags.get(userId) ?? [] }, credentials: credentials.map((c) => c.credential) };
+      return { approver: userFactsOf(userId, user, tags), credentials: credentials.map((c) => c.credential) };
     },
   };
   const canApprove = await deps.policy.approvalCounts(request, db, approvers, candidate, memo(() => conditionContext(db, request, now)));
@@ -309,14 +311,7 @@ export async function voteOnActivity(deps: TConsensusDeps, s: { path: keyof type
         const version = deps.registry.versionOfType(activity.type)!;
         let result: Record<string, unknown>;
         try {
-          const announcing: TRepositories = {
-            ...tx,
-            notifyChange: async (topic, key) => {
-              changes.push(`${topic}:${key}`);
-              await tx.notifyChange(topic, key);
-            },
-          };
-          result = await def.handle({ tx: announcing, vault: deps.vault, organizationId: activity.organizationId, activityId: activity.id, principal: request.principal, now, services: deps.services, detached: deps.store }, params);
+          result = await def.handle({ tx: announcing(tx, changes), vault: deps.vault, organizationId: activity.organizationId, activityId: activity.id, principal: request.principal, now, services: deps.services, detached: deps.store }, params);
         } catch (e) {
           if (e instanceof AppError) throw new HandlerRefused(e);
           throw e;

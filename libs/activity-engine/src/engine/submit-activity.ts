@@ -7,7 +7,7 @@
 import { activityFingerprint, idTimestamp, newId, type TKeyVault } from '@latchkey/crypto';
 import { AppError, fromZodIssues, ZActivityRequestSchema, type TActivity, type TActivityStatus } from '@latchkey/domain';
 import { isUniqueViolation, type Activity, type Organization, type TNewActivity, type TRepositories, type TStore } from '@latchkey/persistence';
-import { activityKind, type TActivityVersion, type TAnyActivityDefinition } from './activity-definition.js';
+import { activityKind, announcing, type TActivityVersion, type TAnyActivityDefinition } from './activity-definition.js';
 import { approverOf, recordEvaluation, voteOf } from './consensus.js';
 import { conditionContext } from './policy-context.js';
 import type { TPolicyDecision, TPolicyEvaluator, TPolicyRequest } from './policy-decision.js';
@@ -277,19 +277,12 @@ async function execute(deps: TSubmitDeps, def: TAnyActivityDefinition, p: TPendi
   const completed = nextStatus(p.status, 'EXECUTED');
   const changes: string[] = [];
   try {
-    const activity = await record(deps, { ...p, status: completed, result: {} }, (tx) => {
-      const announcing: TRepositories = {
-        ...tx,
-        notifyChange: async (topic, key) => {
-          changes.push(`${topic}:${key}`);
-          await tx.notifyChange(topic, key);
-        },
-      };
-      return def.handle(
-        { tx: announcing, vault: deps.vault, organizationId: p.organizationId, activityId: p.activityId, principal: p.principal, now: new Date(deps.now()), services: deps.services, detached: deps.store },
+    const activity = await record(deps, { ...p, status: completed, result: {} }, (tx) =>
+      def.handle(
+        { tx: announcing(tx, changes), vault: deps.vault, organizationId: p.organizationId, activityId: p.activityId, principal: p.principal, now: new Date(deps.now()), services: deps.services, detached: deps.store },
         p.params,
-      );
-    });
+      ),
+    );
     for (const m of changes) deps.onCommitted?.(m);
     return activity;
   } catch (e) {
