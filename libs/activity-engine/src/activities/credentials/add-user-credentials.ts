@@ -66,7 +66,7 @@ type TPathOf = (kind: 'apiKeys' | 'authenticators' | 'oauthProviders', index: nu
  * user may manage others' keys by policy), and never lets through what they did not.
  * @throws AppError 404 (no such user)
  */
-export async function assertMayManageCredentials(ctx: TActivityContext, userId: string): Promise<void> {
+export async function assertUserExists(ctx: TActivityContext, userId: string): Promise<void> {
   if (!(await ctx.tx.users.findById(ctx.organizationId, userId))) throw new AppError('NOT_FOUND', `user not found: ${userId}`, { userId });
 }
 

@@ -22,7 +22,7 @@ import {
   type TOauthProviderParamsV2,
 } from '@latchkey/domain';
 import type { TActivityContext, TActivityDefinition } from '../../engine/activity-definition.js';
-import { assertMayManageCredentials, checkCredentials, writeCredentials, type TCheckedCredentials } from '../credentials/add-user-credentials.js';
+import { assertUserExists, checkCredentials, writeCredentials, type TCheckedCredentials } from '../credentials/add-user-credentials.js';
 
 /**
  * Refuses `oidcClaims` the caller may not vouch for (see the module comment). Runs after
@@ -68,7 +68,7 @@ export const createOauthProviders: TActivityDefinition<TCreateOauthProvidersInte
   onFailure: 'reject',
   params: ZCreateOauthProvidersIntentSchema,
   async handle(ctx, p) {
-    await assertMayManageCredentials(ctx, p.userId);
+    await assertUserExists(ctx, p.userId);
     const checked = await checkCredentials(ctx, { oauthProviders: p.oauthProviders }, (kind, i) => `${kind}[${i}]`, [ctx.organizationId]);
     await assertOidcClaimsAllowed(ctx, p.oauthProviders, checked.oauthProviders, (i) => `oauthProviders[${i}]`);
     const { oauthProviderIds } = await writeCredentials(ctx.tx, ctx.organizationId, p.userId, checked);
@@ -85,7 +85,7 @@ export const deleteOauthProviders: TActivityDefinition<TDeleteOauthProvidersInte
   onFailure: 'reject',
   params: ZDeleteOauthProvidersIntentSchema,
   async handle(ctx, p) {
-    await assertMayManageCredentials(ctx, p.userId);
+    await assertUserExists(ctx, p.userId);
     const wanted = [...new Set(p.providerIds)];
     const deleted = await ctx.tx.credentials.deleteOauthProviders(ctx.organizationId, p.userId, wanted, ctx.now);
     const missing = wanted.filter((id) => !deleted.includes(id));
