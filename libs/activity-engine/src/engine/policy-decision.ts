@@ -22,7 +22,7 @@
  */
 import type { TPolicyOutcomeName, TPolicyOutcomeRecord } from '@latchkey/domain';
 import type { Policy, TRepositories } from '@latchkey/persistence';
-import { ROOT_QUORUM_ACTIVITY_TYPES, evaluatePolicyExpression, isEmptyExpression, parsePolicyExpression, type TExpr } from '../policy/index.js';
+import { ROOT_QUORUM_ACTIVITY_TYPES, childrenOf, evaluatePolicyExpression, isEmptyExpression, parsePolicyExpression, type TExpr } from '../policy/index.js';
 import type { TPrincipal } from './principal.js';
 
 export type TPolicyOutcome = 'OUTCOME_ALLOW' | 'OUTCOME_REQUIRES_CONSENSUS' | 'OUTCOME_DENY_EXPLICIT' | 'OUTCOME_DENY_IMPLICIT';
@@ -135,50 +135,12 @@ const consensusList = (e: TExpr, bound: ReadonlySet<string>): TConsensusList | u
 
 /** The variables an expression reads that `bound` does not bind (context keywords and outer lambda items). */
 function freeVars(e: TExpr, bound: ReadonlySet<string>, out: Set<string> = new Set()): Set<string> {
-  const walk = (x: TExpr) => freeVars(x, bound, out);
-  switch (e.kind) {
-    case 'bool':
-    case 'int':
-    case 'string':
-    case 'timestamp':
-      break;
-    case 'var':
-      if (!bound.has(e.name)) out.add(e.name);
-      break;
-    case 'list':
-      e.items.forEach(walk);
-      break;
-    case 'member':
-      walk(e.object);
-      break;
-    case 'index':
-      walk(e.object);
-      walk(e.index);
-      break;
-    case 'slice':
-      walk(e.object);
-      walk(e.start);
-      walk(e.end);
-      break;
-    case 'not':
-      walk(e.operand);
-      break;
-    case 'logical':
-    case 'compare':
-      walk(e.left);
-      walk(e.right);
-      break;
-    case 'lambda':
-      walk(e.target);
-      freeVars(e.body, new Set([...bound, e.param]), out);
-      break;
-    case 'contains':
-      walk(e.target);
-      walk(e.value);
-      break;
-    case 'count':
-      walk(e.target);
-      break;
+  if (e.kind === 'var' && !bound.has(e.name)) out.add(e.name);
+  if (e.kind === 'lambda') {
+    freeVars(e.target, bound, out);
+    freeVars(e.body, new Set([...bound, e.param]), out);
+  } else {
+    for (const child of childrenOf(e)) freeVars(child, bound, out);
   }
   return out;
 }
@@ -193,43 +155,15 @@ function perApproverTests(e: TExpr): { tests: Extract<TExpr, { kind: 'lambda' }>
   const tests: Extract<TExpr, { kind: 'lambda' }>[] = [];
   let countsEveryone = false;
   const visit = (x: TExpr, bound: ReadonlySet<string>): void => {
-    switch (x.kind) {
-      case 'bool':
-      case 'int':
-      case 'string':
-      case 'timestamp':
-      case 'var':
-        return;
-      case 'list':
-        return x.items.forEach((i) => visit(i, bound));
-      case 'member':
-        return visit(x.object, bound);
-      case 'index':
-        visit(x.object, bound);
-        return visit(x.index, bound);
-      case 'slice':
-        visit(x.object, bound);
-        visit(x.start, bound);
-        return visit(x.end, bound);
-      case 'not':
-        return visit(x.operand, bound);
-      case 'logical':
-      case 'compare':
-        visit(x.left, bound);
-        return visit(x.right, bound);
-      case 'lambda': {
-        const reads = freeVars(x.body, new Set([x.param]));
-        if (consensusList(x.target, bound) && ![...reads].some((v) => bound.has(v))) tests.push(x);
-        visit(x.target, bound);
-        return visit(x.body, new Set([...bound, x.param]));
-      }
-      case 'contains':
-        visit(x.target, bound);
-        return visit(x.value, bound);
-      case 'count':
-        if (consensusList(x.target, bound)) countsEveryone = true;
-        return visit(x.target, bound);
+    if (x.kind === 'lambda') {
+      const reads = freeVars(x.body, new Set([x.param]));
+      if (consensusList(x.target, bound) && ![...reads].some((v) => bound.has(v))) tests.push(x);
+      visit(x.target, bound);
+      visit(x.body, new Set([...bound, x.param]));
+      return;
     }
+    if (x.kind === 'count' && consensusList(x.target, bound)) countsEveryone = true;
+    for (const child of childrenOf(x)) visit(child, bound);
   };
   visit(e, new Set());
   return { tests, countsEveryone };

@@ -37,37 +37,42 @@ export const RESERVED_WORDS: ReadonlySet<string> = new Set(['true', 'false', 'in
 
 export const LAMBDA_METHODS: ReadonlySet<string> = new Set<TLambdaMethod>(['any', 'all', 'filter']);
 
-/** The depth of a tree (a leaf is 1); the parser bounds it so evaluation cannot exhaust the stack. */
-export function exprDepth(expr: TExpr): number {
+/** The direct sub-expressions of a node, in source order (a lambda's target, then its body). */
+export function childrenOf(expr: TExpr): TExpr[] {
   switch (expr.kind) {
     case 'bool':
     case 'int':
     case 'string':
     case 'timestamp':
     case 'var':
-      return 1;
+      return [];
     case 'list':
-      return 1 + expr.items.reduce((max, item) => Math.max(max, exprDepth(item)), 0);
+      return expr.items;
     case 'member':
-      return 1 + exprDepth(expr.object);
+      return [expr.object];
     case 'index':
-      return 1 + Math.max(exprDepth(expr.object), exprDepth(expr.index));
+      return [expr.object, expr.index];
     case 'slice':
-      return 1 + Math.max(exprDepth(expr.object), exprDepth(expr.start), exprDepth(expr.end));
+      return [expr.object, expr.start, expr.end];
     case 'not':
-      return 1 + exprDepth(expr.operand);
+      return [expr.operand];
     case 'logical':
     case 'compare':
-      return 1 + Math.max(exprDepth(expr.left), exprDepth(expr.right));
+      return [expr.left, expr.right];
     case 'lambda':
-      return 1 + Math.max(exprDepth(expr.target), exprDepth(expr.body));
+      return [expr.target, expr.body];
     case 'contains':
-      return 1 + Math.max(exprDepth(expr.target), exprDepth(expr.value));
+      return [expr.target, expr.value];
     case 'count':
-      return 1 + exprDepth(expr.target);
+      return [expr.target];
     default:
       return assertNever(expr);
   }
+}
+
+/** The depth of a tree (a leaf is 1); the parser bounds it so evaluation cannot exhaust the stack. */
+export function exprDepth(expr: TExpr): number {
+  return 1 + childrenOf(expr).reduce((max, child) => Math.max(max, exprDepth(child)), 0);
 }
 
 export function assertNever(value: never): never {

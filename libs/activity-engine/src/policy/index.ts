@@ -5,6 +5,7 @@
 export {
   LAMBDA_METHODS,
   RESERVED_WORDS,
+  childrenOf,
   exprDepth,
   type TCompareOp,
   type TExpr,
