@@ -105,7 +105,11 @@ const credentialKeys = {
 type TCredentialKind = keyof typeof credentialKeys;
 const CREDENTIAL_KINDS = Object.keys(credentialKeys) as TCredentialKind[];
 
-const sameMultiset = (a: string[], b: string[]) => a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i]);
+function sameMultiset(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  const sortedB = [...b].sort();
+  return [...a].sort().every((x, i) => x === sortedB[i]);
+}
 
 function signedArray(usage: Record<string, unknown>, kind: string, where: string): unknown[] {
   const v = usage[kind];

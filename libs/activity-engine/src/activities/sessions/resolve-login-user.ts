@@ -22,6 +22,14 @@ function single(users: User[], what: string, where: string): TLoginUser | undefi
   return u ? { organizationId: u.organizationId, userId: u.id, user: u } : undefined;
 }
 
+/** The users a login by this contact would find: the target's own first, else its sub-organizations'. */
+async function contactHolders(tx: TRepositories, organizationId: string, otpType: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS', contact: string): Promise<{ users: User[]; where: string }> {
+  const own = await tx.logins.usersByContact([organizationId], otpType, contact);
+  if (own.length > 0) return { users: own, where: organizationId };
+  const subs = await tx.logins.subOrganizationIds(organizationId);
+  return { users: subs.length > 0 ? await tx.logins.usersByContact(subs, otpType, contact) : [], where: 'its sub-organization' };
+}
+
 /** @throws AppError NOT_FOUND (nobody), CREDENTIAL_CONFLICT (several sub-organizations) */
 export async function resolveUserByContact(
   tx: TRepositories,
@@ -30,10 +38,8 @@ export async function resolveUserByContact(
   contact: string,
 ): Promise<TLoginUser> {
   const what = otpType === 'OTP_TYPE_EMAIL' ? 'e-mail address' : 'phone number';
-  const own = single(await tx.logins.usersByContact([organizationId], otpType, contact), what, organizationId);
-  if (own) return own;
-  const subs = await tx.logins.subOrganizationIds(organizationId);
-  const found = subs.length > 0 ? single(await tx.logins.usersByContact(subs, otpType, contact), what, 'its sub-organization') : undefined;
+  const { users, where } = await contactHolders(tx, organizationId, otpType, contact);
+  const found = single(users, what, where);
   if (found) return found;
   throw new AppError('NOT_FOUND', `no user with this ${what} in organization ${organizationId} or its sub-organizations`);
 }
@@ -49,11 +55,7 @@ export async function organizationsHoldingContact(
   otpType: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS',
   contact: string,
 ): Promise<string[]> {
-  const own = await tx.logins.usersByContact([organizationId], otpType, contact);
-  if (own.length > 0) return [organizationId];
-  const subs = await tx.logins.subOrganizationIds(organizationId);
-  if (subs.length === 0) return [];
-  return [...new Set((await tx.logins.usersByContact(subs, otpType, contact)).map((u) => u.organizationId))];
+  return [...new Set((await contactHolders(tx, organizationId, otpType, contact)).users.map((u) => u.organizationId))];
 }
 
 /** The user whose OAuth provider matches the token's issuer, subject and audience. */
