@@ -1,7 +1,7 @@
 /** Admin process: `node apps/admin/dist/main.mjs` (started by `npm start`). */
-import { createLogger, openPlatform } from '@latchkey/activity-engine';
+import { openPlatform } from '@latchkey/activity-engine';
 import { parseConfig } from '@latchkey/domain';
-import { serve } from '@latchkey/http';
+import { createLogger, serve } from '@latchkey/http';
 import { buildAdmin } from './app.js';
 
 const config = parseConfig(process.env);

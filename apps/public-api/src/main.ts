@@ -1,7 +1,7 @@
 /** Public API process: `node apps/public-api/dist/main.mjs` (started by `npm start`). */
-import { createLogger, loadServerPublicKeys, openPlatform } from '@latchkey/activity-engine';
+import { loadServerPublicKeys, openPlatform } from '@latchkey/activity-engine';
 import { parseConfig } from '@latchkey/domain';
-import { serve } from '@latchkey/http';
+import { createLogger, serve } from '@latchkey/http';
 import { buildPublicApi } from './app.js';
 
 const config = parseConfig(process.env);

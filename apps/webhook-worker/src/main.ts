@@ -1,7 +1,7 @@
 /** Webhook worker process: `node apps/webhook-worker/dist/main.mjs` (started by `npm start`). */
-import { createLogger, openPlatform } from '@latchkey/activity-engine';
+import { openPlatform } from '@latchkey/activity-engine';
 import { parseConfig } from '@latchkey/domain';
-import { runUntilStopped } from '@latchkey/http';
+import { createLogger, runUntilStopped } from '@latchkey/http';
 import { processOutboxBatch } from '@latchkey/persistence';
 import { createWorker, deliverToNoDestinations } from './worker.js';
 

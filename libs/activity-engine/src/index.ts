@@ -24,7 +24,7 @@ export {
   type TNewRootOrganization,
   type TServerPublicKeys,
 } from './installation/installation.js';
-export { openPlatform, loadVault, createLogger, createDerivation, REDACTED_LOG_PATHS, type TPlatform } from './platform.js';
+export { openPlatform, loadVault, createDerivation, type TPlatform } from './platform.js';
 export { unconfiguredServices, type TEngineServices } from './engine/services.js';
 export * from './delivery/index.js';
 export * from './oidc/index.js';

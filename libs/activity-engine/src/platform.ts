@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { createDerivationPool, createKeyVault, defaultDerivationWorkers, loadOrCreateMasterKeyFile, parseMasterKey, type TDerivationPool, type TKeyVault } from '@latchkey/crypto';
 import type { TConfig } from '@latchkey/domain';
 import { createStore, openDatabase, startChangeFeed, type TDatabase, type TStore } from '@latchkey/persistence';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createLogger } from '@latchkey/http';
 import { createEngine, type TEngine } from './engine/engine.js';
 import type { TEngineServices } from './engine/services.js';
 import { readDeliveryConfig } from './delivery/config.js';
@@ -27,25 +28,6 @@ export interface TPlatform {
   store: TStore;
   engine: TEngine;
   close(): Promise<void>;
-}
-
-/** Paths (pino redact syntax) that may hold secrets or raw stamps; they never reach a log line. */
-export const REDACTED_LOG_PATHS = [
-  'req.headers["x-stamp"]',
-  'req.headers["x-stamp-webauthn"]',
-  'req.headers["x-stamp-attested"]',
-  'req.headers.authorization',
-  'req.headers.cookie',
-  '*.privateKey',
-  '*.apiPrivateKey',
-  '*.mnemonic',
-  '*.otpCode',
-  '*.masterKey',
-  '*.password',
-];
-
-export function createLogger(config: Pick<TConfig, 'logLevel'>, service: string): Logger {
-  return pino({ level: config.logLevel, base: { service }, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } });
 }
 
 /** Reads the master key: LATCHKEY_MASTER_KEY, else $LATCHKEY_DATA_DIR/master.key (created once, 0600). */

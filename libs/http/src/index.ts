@@ -1,3 +1,4 @@
 /** @latchkey/http — HTTP plumbing shared by the apps (no business logic). */
 export { createHttpServer, rawBody, type THttpServerOptions } from './http-server.js';
 export { serve, runUntilStopped, type TRunOptions } from './serve.js';
+export { createLogger, REDACTED_LOG_PATHS } from './logger.js';

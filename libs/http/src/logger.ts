@@ -1,0 +1,25 @@
+/**
+ * The one logger configuration of every Latchkey process: pino JSON lines with the service name,
+ * and every header or field that could carry a secret or a raw stamp redacted before it is written.
+ */
+import type { TConfig } from '@latchkey/domain';
+import pino, { type Logger } from 'pino';
+
+/** Paths (pino redact syntax) that may hold secrets or raw stamps; they never reach a log line. */
+export const REDACTED_LOG_PATHS = [
+  'req.headers["x-stamp"]',
+  'req.headers["x-stamp-webauthn"]',
+  'req.headers["x-stamp-attested"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  '*.privateKey',
+  '*.apiPrivateKey',
+  '*.mnemonic',
+  '*.otpCode',
+  '*.masterKey',
+  '*.password',
+];
+
+export function createLogger(config: Pick<TConfig, 'logLevel'>, service: string): Logger {
+  return pino({ level: config.logLevel, base: { service }, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } });
+}
