@@ -1,6 +1,11 @@
 /**
  * The database handle: Prisma 7 over the `pg` driver adapter, the only place a connection pool
  * is made. `transaction` runs a unit of work whose every write commits or rolls back together.
+ *
+ * Every connection has an 'error' listener, idle or checked out: PostgreSQL may drop any of them
+ * (a restart, a failover, pg_terminate_backend), and an 'error' event nobody listens to kills
+ * the process. A dropped connection fails the unit of work that held it and is discarded; the
+ * pool opens a fresh one for the next query.
  */
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
@@ -47,14 +52,23 @@ export interface TDatabase {
 export interface TDatabaseOptions {
   /** Pool size. Default 10. */
   max?: number;
+  /**
+   * Told of each connection the server dropped (it has already been discarded), for a log line.
+   * Default: nothing; the failure reaches whoever was using the connection anyway.
+   */
+  onConnectionError?: (e: Error) => void;
 }
 
 /** Opens a pooled connection to the PostgreSQL at `url`. */
 export function openDatabase(url: string, opts: TDatabaseOptions = {}): TDatabase {
   const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, idleTimeoutMillis: 30_000 });
-  // An idle client dying (e.g. the server restarting) must not crash the process.
-  pool.on('error', () => undefined);
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const onConnectionError = (e: Error) => opts.onConnectionError?.(e);
+  // Idle clients: pg-pool removes the dead one itself and re-emits the error on the pool.
+  pool.on('error', onConnectionError);
+  // Clients Prisma checks out for a transaction get its own listener (onConnectionError); its
+  // commit and rollback release them without the error, but pg-pool discards any client that is no
+  // longer queryable on release.
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { onPoolError: onConnectionError, onConnectionError }) });
   return {
     prisma,
     url,
@@ -64,7 +78,15 @@ export function openDatabase(url: string, opts: TDatabaseOptions = {}): TDatabas
     },
     async sqlTransaction<T>(work: (tx: TSql) => Promise<T>): Promise<T> {
       const client = await pool.connect();
-      let broken: unknown;
+      // A checked-out client has no listener of the pool's: a drop while `work` is between
+      // statements would otherwise be an unhandled 'error' event. The next statement fails anyway
+      // (the client is no longer queryable), so the error only marks the client for discarding.
+      let broken: Error | undefined;
+      const onError = (e: Error) => {
+        broken ??= e;
+        onConnectionError(e);
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const tx: TSql = {
@@ -76,10 +98,13 @@ export function openDatabase(url: string, opts: TDatabaseOptions = {}): TDatabas
         return result;
       } catch (e) {
         // A failed ROLLBACK means the connection itself is unusable: it is destroyed, not reused.
-        await client.query('ROLLBACK').catch((rollbackError: unknown) => (broken = rollbackError));
+        if (broken === undefined) await client.query('ROLLBACK').catch((rollbackError: unknown) => (broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError))));
         throw e;
       } finally {
-        client.release(broken !== undefined);
+        // A healthy client goes back to the pool without our listener (listeners would pile up);
+        // a broken one keeps it, since a dying socket may still emit after release.
+        if (broken === undefined) client.removeListener('error', onError);
+        client.release(broken);
       }
     },
     async ping() {
