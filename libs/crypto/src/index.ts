@@ -64,6 +64,7 @@ export { generateCurveKeyPair, publicKeyForCurve, type TCurveKeyPair } from './k
 export { normalizeApiKeyPublicKey, type TApiKeyCurveName } from './keys/api-key-public-key.js';
 export * from './bundles/index.js';
 export * from './signing/index.js';
+export * from './chains/index.js';
 
 export { LoginTokenError, ClientSignatureError, type TLoginTokenErrorReason, type TClientSignatureErrorReason } from './login/login-errors.js';
 export { SESSION_TYPES, decodeSessionJwt, signSessionJwt, verifySessionJwt, type TDecodedSessionJwt, type TSessionJwtClaims } from './login/session-jwt.js';

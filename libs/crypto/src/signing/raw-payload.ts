@@ -27,9 +27,9 @@ import type { THashFunction, TPayloadEncoding, TSignature } from '@latchkey/doma
 import { toChecksumAddress } from '../addresses/ethereum.js';
 import type { TCurveName } from '../derivation/derive-key.js';
 import { assertBytes, assertString, encodeHex } from '../encoding.js';
-import { hashTypedData, parseTypedData } from './eip712.js';
+import { hashTypedData, parseTypedData } from '../chains/ethereum/eip712.js';
 import { decodeHexInput } from './hex-input.js';
-import { encodeRlp, encodeRlpUint } from './rlp.js';
+import { encodeRlp, encodeRlpUint } from '../chains/ethereum/rlp.js';
 import { SigningError } from './signing-error.js';
 
 export interface TRawPayload {

@@ -5,10 +5,10 @@
 import type { TTransactionType } from '@latchkey/domain';
 import type { TCurveName } from '../derivation/derive-key.js';
 import { assertBytes, assertString } from '../encoding.js';
-import { signBitcoinPsbt } from './bitcoin-psbt.js';
-import { signEthereumTransaction } from './ethereum-transaction.js';
+import { signBitcoinPsbt } from '../chains/bitcoin/psbt.js';
+import { signEthereumTransaction } from '../chains/ethereum/sign.js';
 import { SigningError } from './signing-error.js';
-import { signSolanaTransaction } from './solana-transaction.js';
+import { signSolanaTransaction } from '../chains/solana/sign.js';
 
 export interface TSignTransactionInput {
   type: TTransactionType;

@@ -14,8 +14,8 @@ import {
 } from '@solana/web3.js';
 import { Transaction, Wallet } from 'ethers';
 import { describe, expect, it } from 'vitest';
-import { reasonOf } from '../test-vectors.js';
-import { SOLANA_ADDRESS_TABLE_LOOKUP, ethereumTransactionFields, solanaTransactionFields } from './transaction-fields.js';
+import { reasonOf } from '../../test-vectors.js';
+import { SOLANA_ADDRESS_TABLE_LOOKUP, ethereumTransactionFields, solanaTransactionFields } from './fields.js';
 
 const TO = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const wallet = new Wallet(`0x${'42'.repeat(32)}`);

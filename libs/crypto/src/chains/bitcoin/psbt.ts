@@ -17,11 +17,11 @@
  * creator chose it, as marketplaces do with SINGLE|ANYONECANPAY. Legacy (P2PKH) inputs need the
  * full previous transaction (`nonWitnessUtxo`), since their signature does not commit to the amount.
  */
-import { secp256k1 } from '../keys/secp256k1.js';
+import { secp256k1 } from '../../keys/secp256k1.js';
 import { Transaction, p2pk, p2pkh, p2sh, p2tr, p2wpkh, p2wsh } from '@scure/btc-signer';
-import { assertBytes, assertString, decodeBase64Any, encodeHex } from '../encoding.js';
-import { decodeHexInput } from './hex-input.js';
-import { SigningError } from './signing-error.js';
+import { assertBytes, assertString, decodeBase64Any, encodeHex } from '../../encoding.js';
+import { decodeHexInput } from '../../signing/hex-input.js';
+import { SigningError } from '../../signing/signing-error.js';
 
 const PSBT_MAGIC_HEX = '70736274ff';
 const PSBT_MAGIC_BASE64 = 'cHNidP8';

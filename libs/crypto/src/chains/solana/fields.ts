@@ -8,10 +8,10 @@
  * sees fields the signer would read differently.
  */
 import { base58 } from '@scure/base';
-import { assertString, encodeHex } from '../encoding.js';
-import { decodeHexInput } from './hex-input.js';
-import { decodeRlp, decodeRlpUint, type TRlpItem } from './rlp.js';
-import { SigningError } from './signing-error.js';
+import { assertString, encodeHex } from '../../encoding.js';
+import { decodeHexInput } from '../../signing/hex-input.js';
+import { decodeRlp, decodeRlpUint, type TRlpItem } from '../ethereum/rlp.js';
+import { SigningError } from '../../signing/signing-error.js';
 
 // ---------------------------------------------------------------------------------------------
 // Ethereum

@@ -8,7 +8,7 @@
  * so a lenient decoder would let two different request strings produce the same signed
  * transaction, and would let the signed bytes differ from what the caller's tools showed.
  */
-import { SigningError } from './signing-error.js';
+import { SigningError } from '../../signing/signing-error.js';
 
 /** An RLP item: a byte string or a list of items. */
 export type TRlpItem = Uint8Array | TRlpItem[];

@@ -5,9 +5,9 @@
 import { Transaction, Wallet, type TransactionLike } from 'ethers';
 import { describe, expect, it } from 'vitest';
 import { decodeRlp, encodeRlp, encodeRlpUint, type TRlpItem } from './rlp.js';
-import { signEthereumTransaction } from './ethereum-transaction.js';
-import { SigningError } from './signing-error.js';
-import { reasonOf } from '../test-vectors.js';
+import { signEthereumTransaction } from './sign.js';
+import { SigningError } from '../../signing/signing-error.js';
+import { reasonOf } from '../../test-vectors.js';
 
 const PRIVATE_KEY = new Uint8Array(32).fill(0x42);
 const wallet = new Wallet(`0x${Buffer.from(PRIVATE_KEY).toString('hex')}`);

@@ -13,9 +13,9 @@
  * ambiguous. The result is then the full transaction, with zeros in the other signers' slots.
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { assertBytes, assertString, encodeHex } from '../encoding.js';
-import { decodeHexInput } from './hex-input.js';
-import { SigningError } from './signing-error.js';
+import { assertBytes, assertString, encodeHex } from '../../encoding.js';
+import { decodeHexInput } from '../../signing/hex-input.js';
+import { SigningError } from '../../signing/signing-error.js';
 
 const SIGNATURE_BYTES = 64;
 const KEY_BYTES = 32;

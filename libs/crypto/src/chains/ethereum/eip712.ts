@@ -11,9 +11,9 @@
  * restricted to Solidity's alphabet so that no two type sets can spell the same `encodeType`.
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { toChecksumAddress } from '../addresses/ethereum.js';
-import { decodeHexInput } from './hex-input.js';
-import { SigningError } from './signing-error.js';
+import { toChecksumAddress } from '../../addresses/ethereum.js';
+import { decodeHexInput } from '../../signing/hex-input.js';
+import { SigningError } from '../../signing/signing-error.js';
 
 export interface TTypedDataField {
   name: string;

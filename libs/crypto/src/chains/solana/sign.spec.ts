@@ -13,9 +13,9 @@ import {
   VersionedTransaction,
 } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
-import { SigningError } from './signing-error.js';
-import { signSolanaTransaction } from './solana-transaction.js';
-import { reasonOf } from '../test-vectors.js';
+import { SigningError } from '../../signing/signing-error.js';
+import { signSolanaTransaction } from './sign.js';
+import { reasonOf } from '../../test-vectors.js';
 
 const PRIVATE_KEY = new Uint8Array(32).fill(5);
 const PUBLIC_KEY = ed25519.getPublicKey(PRIVATE_KEY);

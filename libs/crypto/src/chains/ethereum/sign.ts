@@ -12,12 +12,12 @@
  * Every field is checked for its kind (canonical integer of at most 32 bytes, 20-byte address,
  * access-list shape, ...): we sign only what a node would parse the same way.
  */
-import { signSecp256k1Digest } from '../keys/secp256k1.js';
+import { signSecp256k1Digest } from '../../keys/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { assertBytes, assertString, encodeHex } from '../encoding.js';
-import { decodeHexInput } from './hex-input.js';
+import { assertBytes, assertString, encodeHex } from '../../encoding.js';
+import { decodeHexInput } from '../../signing/hex-input.js';
 import { decodeRlp, decodeRlpUint, encodeRlp, encodeRlpUint, type TRlpItem } from './rlp.js';
-import { SigningError } from './signing-error.js';
+import { SigningError } from '../../signing/signing-error.js';
 
 /** What a field of an unsigned transaction must hold. */
 type TFieldKind =

@@ -6,9 +6,9 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import * as ecc from '@bitcoinerlab/secp256k1';
 import { Psbt, Transaction, initEccLib, payments } from 'bitcoinjs-lib';
 import { describe, expect, it } from 'vitest';
-import { signBitcoinPsbt } from './bitcoin-psbt.js';
-import { SigningError } from './signing-error.js';
-import { reasonOf } from '../test-vectors.js';
+import { signBitcoinPsbt } from './psbt.js';
+import { SigningError } from '../../signing/signing-error.js';
+import { reasonOf } from '../../test-vectors.js';
 
 initEccLib(ecc);
 

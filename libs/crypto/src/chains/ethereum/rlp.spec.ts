@@ -3,8 +3,8 @@ import { encodeRlp as ethersEncodeRlp, hexlify } from 'ethers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeRlp, decodeRlpUint, encodeRlp, encodeRlpUint, type TRlpItem } from './rlp.js';
-import { SigningError } from './signing-error.js';
-import { reasonOf } from '../test-vectors.js';
+import { SigningError } from '../../signing/signing-error.js';
+import { reasonOf } from '../../test-vectors.js';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const unhex = (text: string) => new Uint8Array(Buffer.from(text, 'hex'));

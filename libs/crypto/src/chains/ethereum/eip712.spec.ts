@@ -3,8 +3,8 @@ import { TypedDataEncoder, Wallet, concat, getAddress, hexlify, keccak256, type 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hashTypedData, parseTypedData, type TTypedData } from './eip712.js';
-import { SigningError } from './signing-error.js';
-import { reasonOf } from '../test-vectors.js';
+import { SigningError } from '../../signing/signing-error.js';
+import { reasonOf } from '../../test-vectors.js';
 
 const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
 

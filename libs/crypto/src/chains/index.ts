@@ -1,0 +1,11 @@
+/**
+ * One folder per chain family, each with one parser of its wire format that both the signer and the
+ * policy reader (`*TransactionFields`) are built on: a transaction the policy engine approved is
+ * the transaction that gets signed, byte for byte and field for field.
+ */
+export { hashTypedData, parseTypedData, type TTypedData, type TTypedDataField } from './ethereum/eip712.js';
+export { decodeRlp, decodeRlpUint, encodeRlp, encodeRlpUint, type TRlpItem } from './ethereum/rlp.js';
+export { signEthereumTransaction } from './ethereum/sign.js';
+export { signSolanaTransaction } from './solana/sign.js';
+export { signBitcoinPsbt } from './bitcoin/psbt.js';
+export { SOLANA_ADDRESS_TABLE_LOOKUP, ethereumTransactionFields, solanaTransactionFields, type TEthereumTransactionFields, type TEthereumTransactionType, type TSolanaAccountRef, type TSolanaAddressTableLookup, type TSolanaInstruction, type TSolanaLookupReference, type TSolanaSplTransfer, type TSolanaTransactionFields, type TSolanaTransfer } from './solana/fields.js';
