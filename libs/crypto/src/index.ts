@@ -94,3 +94,4 @@ export {
   type TWebauthnAttestation,
 } from './webauthn/verify-registration.js';
 export { AUTHENTICATOR_DATA_HEAD_LENGTH, parseAuthenticatorDataHead, rpIdHashMatches, signCountAdvances, type TAuthenticatorDataHead } from './webauthn/authenticator-data.js';
+export * from './webhooks/index.js';
