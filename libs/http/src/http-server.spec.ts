@@ -1,7 +1,9 @@
+import { createConnection, createServer } from 'node:net';
 import { AppError } from '@latchkey/domain';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createHttpServer, rawBody } from './http-server.js';
+import { isDatabaseUnavailable } from './database-unavailable.js';
+import { createHttpServer, rawBody, RETRY_AFTER_SECONDS } from './http-server.js';
 
 const logger = pino({ level: 'silent' });
 
@@ -68,5 +70,88 @@ describe('http server plumbing', () => {
     }).inject({ method: 'GET', url: '/healthz' });
     expect(down.statusCode).toBe(503);
     expect(down.body).not.toContain('connection refused');
+  });
+});
+
+/** A real socket error: connecting to a port nobody listens on. */
+async function refusedConnection(): Promise<Error> {
+  const port = await new Promise<number>((res) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => res(typeof addr === 'object' && addr ? addr.port : 0));
+    });
+  });
+  return await new Promise<Error>((res) => createConnection({ host: '127.0.0.1', port }).once('error', res));
+}
+
+/** pg's DatabaseError for a server ErrorResponse (the fields the recogniser and Prisma's adapter read). */
+function pgServerError(code: string, message: string): Error {
+  return Object.assign(new Error(message), { name: 'error', code, severity: 'FATAL', length: 116 });
+}
+
+/**
+ * Prisma 7's wrapping through @prisma/adapter-pg, as captured from real failures: a model query on
+ * a server that refuses connections (P1001), and a raw query whose connection was terminated (P2010).
+ */
+function prismaError(code: string, cause: Record<string, unknown>): Error {
+  const driverAdapterError = Object.assign(new Error(String(cause['kind'])), { name: 'DriverAdapterError', cause });
+  return Object.assign(new Error('Invalid `prisma.organization.findFirst()` invocation'), { name: 'PrismaClientKnownRequestError', code, clientVersion: '7.10.0', meta: { driverAdapterError } });
+}
+
+describe('database unavailable', () => {
+  it('answers 503 UNAVAILABLE with Retry-After, without the detail, for every shape of a database that is down', async () => {
+    const refused = await refusedConnection();
+    expect((refused as NodeJS.ErrnoException).code).toBe('ECONNREFUSED');
+    const cases: [string, unknown][] = [
+      ['pg: ECONNREFUSED', refused],
+      ['pg: ECONNRESET', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', errno: -104, syscall: 'read' })],
+      ['pg: 57P01 admin_shutdown', pgServerError('57P01', 'terminating connection due to administrator command')],
+      ['pg: 57P03 cannot_connect_now', pgServerError('57P03', 'the database system is starting up')],
+      ['pg: 08006 connection_failure', pgServerError('08006', 'connection failure')],
+      ['pg: socket ended', new Error('Connection terminated unexpectedly')],
+      ['pg: reused broken client', new Error('Client has encountered a connection error and is not queryable')],
+      ['prisma P1001', prismaError('P1001', { kind: 'DatabaseNotReachable', host: '127.0.0.1', port: 5432 })],
+      ['prisma P2010 / 57P01', prismaError('P2010', { originalCode: '57P01', originalMessage: 'terminating connection due to administrator command', kind: 'postgres', code: '57P01', severity: 'FATAL' })],
+      ['prisma P2010 / ConnectionClosed', prismaError('P2010', { kind: 'ConnectionClosed' })],
+      ['wrapped by the caller', new Error('outbox batch failed', { cause: new Error('retrying', { cause: refused }) })],
+      ['an AggregateError (both address families refused)', new AggregateError([refused, refused], 'connect failed')],
+    ];
+    for (const [what, fault] of cases) {
+      const a = createHttpServer({ logger });
+      a.post('/db', async () => {
+        throw fault;
+      });
+      const r = await a.inject({ method: 'POST', url: '/db' });
+      expect(r.statusCode, what).toBe(503);
+      expect(r.headers['retry-after'], what).toBe(String(RETRY_AFTER_SECONDS));
+      expect(r.json(), what).toMatchObject({ code: 14, details: [{ turnkeyErrorCode: 'UNAVAILABLE' }] });
+      expect(r.body, what).not.toMatch(/127\.0\.0\.1|administrator|5432/);
+    }
+  });
+
+  it('leaves other database errors as 500 INTERNAL', () => {
+    const others: [string, unknown][] = [
+      ['unique violation', prismaError('P2010', { originalCode: '23505', kind: 'UniqueConstraintViolation' })],
+      ['syntax error', pgServerError('42601', 'syntax error at or near "SELEC"')],
+      ['a bug', new Error('boom')],
+      ['a coded error whose message merely looks like a drop', Object.assign(new Error('Connection terminated unexpectedly'), { code: 'XX000' })],
+      ['not an object', 'Connection terminated'],
+    ];
+    for (const [what, e] of others) expect(isDatabaseUnavailable(e), what).toBe(false);
+  });
+
+  it('stops at cycles in cause chains', () => {
+    const a = new Error('a') as Error & { cause?: unknown };
+    const b = new Error('b', { cause: a });
+    a.cause = b;
+    expect(isDatabaseUnavailable(a)).toBe(false);
+  });
+
+  it('says when to retry on a failed readiness probe', async () => {
+    const down = await app(async () => {
+      throw new Error('connection refused');
+    }).inject({ method: 'GET', url: '/healthz' });
+    expect(down.statusCode).toBe(503);
+    expect(down.headers['retry-after']).toBe(String(RETRY_AFTER_SECONDS));
   });
 });

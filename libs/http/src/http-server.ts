@@ -3,12 +3,14 @@
  * raw bytes (stamps are verified over them before any parsing), one error handler that is the
  * only writer of error responses (`{code, message, details}`), a JSON 404 for unknown routes,
  * request ids on every log line, permissive CORS for stamp-authenticated browser clients, and
- * `GET /healthz`.
+ * `GET /healthz`. A database that cannot be reached is a 503 UNAVAILABLE with Retry-After (the
+ * client should come back), not a 500 (a bug); every 503 carries Retry-After.
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, ERROR_TABLE, isAppError, type TErrorCode } from '@latchkey/domain';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
+import { isDatabaseUnavailable } from './database-unavailable.js';
 
 export interface THttpServerOptions {
   logger: Logger;
@@ -18,6 +20,12 @@ export interface THttpServerOptions {
   allowHeaders?: string[];
   bodyLimit?: number;
 }
+
+/**
+ * Seconds a client is told to wait after a 503: long enough for a database restart or failover
+ * not to be hammered by every client at once, short enough that a blip costs little.
+ */
+export const RETRY_AFTER_SECONDS = 5;
 
 const BASE_ALLOWED_HEADERS = ['content-type', 'x-stamp', 'x-stamp-webauthn', 'x-stamp-attested', 'x-client-version', 'x-request-id'];
 
@@ -65,19 +73,28 @@ export function createHttpServer(opts: THttpServerOptions): FastifyInstance {
 
   app.setErrorHandler((err: unknown, req, reply) => {
     let appErr: AppError;
+    let databaseDown = false;
     if (isAppError(err)) appErr = err;
     else {
       const status = (err as { statusCode?: unknown }).statusCode;
       if (typeof status === 'number' && status >= 400 && status < 500) {
         appErr = new AppError(codeForStatus(status), (err as Error).message);
+      } else if (isDatabaseUnavailable(err)) {
+        // Expected while PostgreSQL restarts: a warning, and the detail stays in the log.
+        databaseDown = true;
+        req.log.warn({ err }, 'database unavailable');
+        appErr = new AppError('UNAVAILABLE', 'temporarily unavailable: the database cannot be reached; retry later');
       } else {
         req.log.error({ err }, 'unhandled error');
         appErr = new AppError('INTERNAL', 'internal server error');
       }
     }
-    if (appErr.httpStatus >= 500) req.log.error({ code: appErr.code }, appErr.message);
-    else req.log.info({ code: appErr.code, status: appErr.httpStatus }, appErr.message);
-    void reply.code(ERROR_TABLE[appErr.code].httpStatus).header('content-type', 'application/json; charset=utf-8').send(appErr.toBody());
+    const status = ERROR_TABLE[appErr.code].httpStatus;
+    if (status >= 500 && !databaseDown) req.log.error({ code: appErr.code }, appErr.message);
+    else if (status < 500) req.log.info({ code: appErr.code, status }, appErr.message);
+    // 503 is "come back later" (RFC 9110 §15.6.4): say when.
+    if (status === 503) void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    void reply.code(status).header('content-type', 'application/json; charset=utf-8').send(appErr.toBody());
   });
 
   app.setNotFoundHandler((req, reply) => {
