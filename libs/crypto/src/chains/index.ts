@@ -8,4 +8,5 @@ export { decodeRlp, decodeRlpUint, encodeRlp, encodeRlpUint, type TRlpItem } fro
 export { signEthereumTransaction } from './ethereum/sign.js';
 export { signSolanaTransaction } from './solana/sign.js';
 export { signBitcoinPsbt } from './bitcoin/psbt.js';
-export { SOLANA_ADDRESS_TABLE_LOOKUP, ethereumTransactionFields, solanaTransactionFields, type TEthereumTransactionFields, type TEthereumTransactionType, type TSolanaAccountRef, type TSolanaAddressTableLookup, type TSolanaInstruction, type TSolanaLookupReference, type TSolanaSplTransfer, type TSolanaTransactionFields, type TSolanaTransfer } from './solana/fields.js';
+export { ethereumTransactionFields, type TEthereumTransactionFields, type TEthereumTransactionType } from './ethereum/fields.js';
+export { SOLANA_ADDRESS_TABLE_LOOKUP, solanaTransactionFields, type TSolanaAccountRef, type TSolanaAddressTableLookup, type TSolanaInstruction, type TSolanaLookupReference, type TSolanaSplTransfer, type TSolanaTransactionFields, type TSolanaTransfer } from './solana/fields.js';

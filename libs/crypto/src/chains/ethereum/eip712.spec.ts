@@ -1,5 +1,6 @@
 /** EIP-712 digests: the EIP's own Mail vector, then typed data of every shape checked against ethers' TypedDataEncoder. */
-import { TypedDataEncoder, Wallet, concat, getAddress, hexlify, keccak256, type TypedDataField } from 'ethers';
+import { TypedDataEncoder, Wallet, concat, getAddress, hexlify, keccak256, recoverAddress, type TypedDataField } from 'ethers';
+import { signTyped } from 'micro-eth-signer';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hashTypedData, parseTypedData, type TTypedData } from './eip712.js';
@@ -238,5 +239,33 @@ describe('parseTypedData / hashTypedData refusals', () => {
     for (let i = 0; i < 40; i++) value = [value];
     const typedData: TTypedData = { types: { A: [{ name: 'x', type: `uint8${'[]'.repeat(40)}` }] }, primaryType: 'A', domain: {}, message: { x: value } };
     expect(reasonOf(() => hashTypedData(typedData))).toBe('MALFORMED_INPUT');
+  });
+});
+
+describe('micro-eth-signer as a second oracle (why eip712.ts stays hand-written)', () => {
+  const wallet = new Wallet(`0x${'42'.repeat(32)}`);
+  // micro-eth-signer's types are generic over the literal typed data; the oracle only needs the value.
+  const microSign = (typedData: unknown) => signTyped(typedData as Parameters<typeof signTyped>[0], wallet.privateKey);
+
+  it('agrees on the digest: its signature over PermitSingle and GroupMail recovers against ours', () => {
+    for (const typedData of [PERMIT_SINGLE, GROUP_MAIL]) {
+      expect(recoverAddress(digestOf(typedData), microSign(typedData))).toBe(wallet.address);
+    }
+  });
+
+  it('signs what we refuse: a lone surrogate (as U+FFFD) and a mixed-case address with a wrong checksum', () => {
+    const surrogate = { ...MAIL, message: { ...MAIL.message, contents: 'a\ud800b' } };
+    expect(reasonOf(() => digestOf(surrogate))).toBe('MALFORMED_INPUT');
+    expect(() => microSign(surrogate)).not.toThrow();
+    const to = PERMIT_SINGLE.message.spender;
+    const badChecksum = { ...PERMIT_SINGLE, message: { ...PERMIT_SINGLE.message, spender: `${to.slice(0, -1)}${to.at(-1) === 'D' ? 'd' : 'D'}` } };
+    expect(reasonOf(() => digestOf(badChecksum))).toBe('MALFORMED_INPUT');
+    expect(() => microSign(badChecksum)).not.toThrow();
+  });
+
+  it('refuses what viem and ethers send: a message field that types does not declare', () => {
+    const extra = { ...PERMIT_SINGLE, message: { ...PERMIT_SINGLE.message, memo: 'x' } };
+    expect(digestOf(extra)).toBe(digestOf(PERMIT_SINGLE));
+    expect(() => microSign(extra)).toThrow(/unexpected field/);
   });
 });

@@ -9,6 +9,12 @@
  * checksum; struct fields not declared in `types` are ignored, but a domain key the inferred
  * `EIP712Domain` does not know is refused (it would silently not be signed). Identifiers are
  * restricted to Solidity's alphabet so that no two type sets can spell the same `encodeType`.
+ *
+ * Why not `micro-eth-signer`'s `signTyped` / ethers' `TypedDataEncoder` (both used as oracles in
+ * `eip712.spec.ts`): micro-eth-signer signs a string with a lone surrogate as the bytes of U+FFFD
+ * (a different message from the one sent) and accepts a mixed-case address with a wrong EIP-55
+ * checksum, and it refuses message fields that `types` does not declare, which viem and ethers
+ * ignore, so Turnkey clients' payloads would fail. Neither is a runtime dependency here.
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { toChecksumAddress } from '../../addresses/ethereum.js';

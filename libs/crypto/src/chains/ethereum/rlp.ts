@@ -7,6 +7,14 @@
  * and the input must be exactly one item. What we sign is then re-encoded from the decoded items,
  * so a lenient decoder would let two different request strings produce the same signed
  * transaction, and would let the signed bytes differ from what the caller's tools showed.
+ *
+ * Why not a library: `micro-eth-signer`'s `RLP.decode` and `@ethereumjs/rlp`'s `RLP.decode` are as
+ * strict about canonical form and trailing bytes (`fields.property.spec.ts` checks that ours accepts
+ * nothing they refuse and decodes what they accept identically), but `@ethereumjs/rlp` recurses
+ * without a depth limit (a ~60 kB nested list throws a `RangeError` from the stack, not a refusal),
+ * `micro-eth-signer` returns views into the input instead of copies, and both are devDependencies
+ * of this repository, not runtime ones: putting either behind the signer is a dependency change
+ * first. The decoder here is 60 lines; we keep it, and keep the libraries as oracles.
  */
 import { SigningError } from '../../signing/signing-error.js';
 

@@ -134,6 +134,9 @@ describe('signSolanaTransaction refusals', () => {
     ['a trailing byte', () => `${hex(unsignedLegacy)}00`],
     ['a signature count that does not match the header', () => `02${'00'.repeat(64)}${hex(unsignedLegacy.subarray(1))}`],
     ['a non-minimal signature count', () => `8000${hex(unsignedLegacy.subarray(65))}`],
+    // Offsets in the legacy transfer: 1 + 64 (signatures) + 3 (header) + 1 + 3 × 32 (keys) + 32 (blockhash) + 1 (count).
+    ['a program id index past the static keys (the policy reader refuses it too)', () => hex(Uint8Array.from(unsignedLegacy).fill(9, 198, 199))],
+    ['an instruction account index that names no account', () => hex(Uint8Array.from(unsignedLegacy).fill(7, 201, 202))],
   ];
   for (const [name, input] of malformed) {
     it(`refuses ${name}`, () => {
