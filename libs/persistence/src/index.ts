@@ -36,3 +36,4 @@ export type {
   PolicyEvaluation,
   RootQuorumMember,
 } from './generated/prisma/client.js';
+export * from './webhooks/index.js';

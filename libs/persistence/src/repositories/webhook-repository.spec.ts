@@ -1,0 +1,189 @@
+/** Webhook endpoints, fan-out, the per-endpoint queue and signing keys, on a real PostgreSQL. */
+import { createKeyVault, newId } from '@latchkey/crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type TDatabase } from '../database.js';
+import { runMigrations } from '../migrations/run-migrations.js';
+import { createTestDatabase, stopTestPostgres, type TTestDatabase } from '../testing/index.js';
+import { webhookBodyOf } from '../webhooks/activity-webhook-body.js';
+import { ensureWebhookSigningKey, rotateWebhookSigningKey, webhookJwksDocument } from '../webhooks/webhook-signing-keys.js';
+import { legacyWebhookEndpointId, webhookDeliveryRepository } from './webhook-delivery-repository.js';
+import { webhookEndpointRepository } from './webhook-endpoint-repository.js';
+import { webhookSigningKeyRepository } from './webhook-signing-key-repository.js';
+
+let testDb: TTestDatabase;
+let db: TDatabase;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  await runMigrations(testDb.url);
+  db = openDatabase(testDb.url, { max: 4 });
+});
+afterAll(async () => {
+  await db?.close();
+  await testDb?.drop();
+  await stopTestPostgres();
+});
+
+const org = async (id: string, parent: string | null = null) => db.sql.query(`INSERT INTO organizations (id, parent_organization_id, name) VALUES ($1, $2, $1)`, [id, parent]);
+const event = async (organizationId: string, activityId: string) =>
+  db.sql.query(`INSERT INTO outbox_events (organization_id, event_type, payload) VALUES ($1, 'ACTIVITY_UPDATES', $2::jsonb)`, [
+    organizationId,
+    JSON.stringify({ activity: { id: activityId, organizationId, status: 'ACTIVITY_STATUS_COMPLETED', type: 'ACTIVITY_TYPE_CREATE_WALLET', canApprove: true } }),
+  ]);
+const endpoint = (organizationId: string, opts: { active?: boolean; subActive?: boolean; eventType?: string } = {}) =>
+  webhookEndpointRepository(db.prisma)
+    .create({ id: newId(), organizationId, url: `https://hooks.example.com/${organizationId}`, name: 'n', now: new Date(), subscriptions: [{ id: newId(), eventType: opts.eventType ?? 'ACTIVITY_UPDATES', isActive: opts.subActive ?? true }] })
+    .then(async (e) => (opts.active === false ? (await webhookEndpointRepository(db.prisma).update(organizationId, e.endpointId, { isActive: false, now: new Date() }))! : e));
+const fanOutAll = async () => {
+  const repo = webhookDeliveryRepository(db);
+  for (;;) {
+    const r = await repo.fanOut(100, webhookBodyOf, () => `evt_${newId()}`);
+    if (r !== 'busy' && r.events === 0) return;
+  }
+};
+
+describe('webhook endpoints', () => {
+  it('creates, lists, updates and deletes per organization, subscriptions in the order given', async () => {
+    await org('o-crud');
+    const repo = webhookEndpointRepository(db.prisma);
+    const created = await repo.create({
+      id: newId(),
+      organizationId: 'o-crud',
+      url: 'https://a.example.com/h',
+      name: 'first',
+      now: new Date(),
+      subscriptions: [
+        { id: newId(), eventType: 'ACTIVITY_UPDATES', filtersJson: '{"x":1}' },
+        { id: newId(), eventType: 'BALANCE_CONFIRMED_UPDATES', isActive: false },
+      ],
+    });
+    expect(created).toEqual({
+      endpointId: created.endpointId,
+      organizationId: 'o-crud',
+      url: 'https://a.example.com/h',
+      name: 'first',
+      isActive: true,
+      subscriptions: [
+        { eventType: 'ACTIVITY_UPDATES', filtersJson: '{"x":1}', isActive: true },
+        { eventType: 'BALANCE_CONFIRMED_UPDATES', isActive: false },
+      ],
+    });
+    expect(await repo.update('another-org', created.endpointId, { name: 'x', now: new Date() })).toBeNull();
+    expect(await repo.update('o-crud', created.endpointId, { name: 'renamed', isActive: false, now: new Date() })).toMatchObject({ name: 'renamed', isActive: false, url: 'https://a.example.com/h' });
+    expect((await repo.list('o-crud')).map((e) => e.name)).toEqual(['renamed']);
+    expect(await repo.count('o-crud')).toBe(1);
+    expect(await repo.delete('another-org', created.endpointId)).toBe(false);
+    expect(await repo.delete('o-crud', created.endpointId)).toBe(true);
+    expect(await repo.list('o-crud')).toEqual([]);
+    expect(await db.prisma.webhookSubscription.count({ where: { endpointId: created.endpointId } })).toBe(0);
+  });
+});
+
+describe('fan-out', () => {
+  it('queues one message per matching endpoint: own, parent, legacy feature; not inactive ones', async () => {
+    await org('o-parent');
+    await org('o-child', 'o-parent');
+    await org('o-other');
+    const own = await endpoint('o-child');
+    const parent = await endpoint('o-parent');
+    const inactive = await endpoint('o-child', { active: false });
+    const inactiveSub = await endpoint('o-child', { subActive: false });
+    const otherType = await endpoint('o-child', { eventType: 'BALANCE_CONFIRMED_UPDATES' });
+    const unrelated = await endpoint('o-other');
+    await db.sql.query(`INSERT INTO organization_features (organization_id, name, value) VALUES ('o-child', 'FEATURE_NAME_WEBHOOK', 'https://legacy.example.com/h')`);
+    await event('o-child', 'act-1');
+    await fanOutAll();
+    const repo = webhookDeliveryRepository(db);
+    const count = async (o: string, e: string) => (await repo.messages(o, e)).length;
+    expect(await count('o-child', own.endpointId)).toBe(1);
+    expect(await count('o-parent', parent.endpointId)).toBe(1);
+    expect(await count('o-child', legacyWebhookEndpointId('o-child'))).toBe(1);
+    for (const e of [inactive, inactiveSub, otherType]) expect(await count('o-child', e.endpointId)).toBe(0);
+    expect(await count('o-other', unrelated.endpointId)).toBe(0);
+    // Each message has its own event id; the body is the bare activity, no reader's voting flags.
+    const ids = [...(await repo.messages('o-child', own.endpointId)), ...(await repo.messages('o-parent', parent.endpointId))].map((m) => m.eventId);
+    expect(new Set(ids).size).toBe(2);
+    const all = await repo.claim(100, 30_000);
+    const claimed = all.filter((m) => m.endpointId === own.endpointId);
+    expect(JSON.parse(claimed[0]!.body.toString())).toEqual({ id: 'act-1', organizationId: 'o-child', status: 'ACTIVITY_STATUS_COMPLETED', type: 'ACTIVITY_TYPE_CREATE_WALLET', canApprove: false, canReject: false });
+    expect(Object.keys(JSON.parse(claimed[0]!.body.toString()))).toEqual(['id', 'organizationId', 'status', 'type', 'canApprove', 'canReject']);
+    // The legacy endpoint's URL is the feature's value.
+    expect(all.find((m) => m.endpointId === legacyWebhookEndpointId('o-child'))).toMatchObject({ url: 'https://legacy.example.com/h', endpointActive: true, organizationId: 'o-child' });
+    expect(all.find((m) => m.endpointId === parent.endpointId)).toMatchObject({ organizationId: 'o-parent' });
+  });
+});
+
+describe('the queue', () => {
+  it('claims only the head of each endpoint, records, retries, dead-letters and redelivers', async () => {
+    await org('o-q');
+    const e = await endpoint('o-q');
+    for (const a of ['q1', 'q2', 'q3']) await event('o-q', a);
+    await fanOutAll();
+    const repo = webhookDeliveryRepository(db);
+    const mine = async () => (await repo.claim(100, 30_000)).filter((m) => m.endpointId === e.endpointId);
+    const first = await mine();
+    expect(first.map((m) => JSON.parse(m.body.toString()).id)).toEqual(['q1']);
+    expect(first[0]).toMatchObject({ attempt: 1, url: `https://hooks.example.com/o-q`, endpointActive: true, organizationId: 'o-q' });
+    // In flight: nothing else of this endpoint is claimable.
+    expect(await mine()).toEqual([]);
+    expect(await repo.record(first[0]!, { kind: 'retry', statusCode: 500, error: 'HTTP 500', retryInMs: 0 }, 12)).toBe(true);
+    const again = await mine();
+    expect(again.map((m) => [JSON.parse(m.body.toString()).id, m.attempt, m.eventId])).toEqual([['q1', 2, first[0]!.eventId]]);
+    expect(await repo.record(again[0]!, { kind: 'delivered', statusCode: 200 }, 5)).toBe(true);
+    const second = (await mine())[0]!;
+    expect(JSON.parse(second.body.toString()).id).toBe('q2');
+    expect(await repo.record(second, { kind: 'dead', statusCode: 400, error: 'HTTP 400' }, 5)).toBe(true);
+    // A stale answer (an attempt number no longer ours) moves nothing but is logged.
+    expect(await repo.record(second, { kind: 'delivered', statusCode: 200 }, 5)).toBe(false);
+    const third = (await mine())[0]!;
+    expect(JSON.parse(third.body.toString()).id).toBe('q3');
+    await repo.record(third, { kind: 'delivered', statusCode: 204 }, 5);
+    expect((await repo.messages('o-q', e.endpointId)).map((m) => m.status)).toEqual(['delivered', 'dead', 'delivered']);
+    const log = await repo.log('o-q', e.endpointId);
+    expect(log.map((l) => [l.attempt, l.statusCode])).toEqual([[1, 204], [1, 200], [1, 400], [2, 200], [1, 500]]);
+    expect(log.at(-1)!.nextAttemptAt).not.toBeNull();
+
+    expect(await repo.redeliver({ endpointId: e.endpointId, dead: true })).toBe(1);
+    const re = (await mine())[0]!;
+    expect([re.eventId, re.attempt]).toEqual([second.eventId, 1]);
+    await repo.record(re, { kind: 'delivered', statusCode: 200 }, 5);
+    expect(await repo.redeliver({ eventId: first[0]!.eventId })).toBe(1);
+    expect((await mine()).map((m) => m.eventId)).toEqual([first[0]!.eventId]);
+  });
+
+  it('takes over a claim whose lease expired', async () => {
+    await org('o-lease');
+    const e = await endpoint('o-lease');
+    await event('o-lease', 'l1');
+    await fanOutAll();
+    const repo = webhookDeliveryRepository(db);
+    const a = (await repo.claim(100, 1)).filter((m) => m.endpointId === e.endpointId);
+    expect(a).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 20));
+    const b = (await repo.claim(100, 30_000)).filter((m) => m.endpointId === e.endpointId);
+    expect(b.map((m) => [m.eventId, m.attempt])).toEqual([[a[0]!.eventId, 2]]);
+    // The first worker's late answer does not count.
+    expect(await repo.record(a[0]!, { kind: 'delivered', statusCode: 200 }, 1)).toBe(false);
+    expect(await repo.record(b[0]!, { kind: 'delivered', statusCode: 200 }, 1)).toBe(true);
+  });
+});
+
+describe('signing keys', () => {
+  it('makes a key once, rotates, and publishes the retired key for its grace period only', async () => {
+    const vault = createKeyVault(new Uint8Array(32).fill(7));
+    const repo = webhookSigningKeyRepository(db);
+    const [a, b] = await Promise.all([ensureWebhookSigningKey(repo, vault), ensureWebhookSigningKey(repo, vault)]);
+    expect(a.keyId).toBe(b.keyId);
+    expect((await webhookJwksDocument(repo)).body.keys.map((k) => k.kid)).toEqual([a.keyId]);
+    const rotated = await rotateWebhookSigningKey(repo, vault, 60_000);
+    expect(rotated.retired).toEqual([a.keyId]);
+    expect((await ensureWebhookSigningKey(repo, vault)).keyId).toBe(rotated.keyId);
+    const doc = await webhookJwksDocument(repo);
+    expect(doc.body.keys.map((k) => k.kid)).toEqual([rotated.keyId, a.keyId]);
+    expect(doc.headers['Cache-Control']).toBe('public, max-age=86400, s-maxage=86400, stale-if-error=604800');
+    const again = await rotateWebhookSigningKey(repo, vault, 0);
+    expect((await webhookJwksDocument(repo)).body.keys.map((k) => k.kid)).toEqual([again.keyId, a.keyId]);
+    // Another master key cannot open it.
+    await expect(ensureWebhookSigningKey(repo, createKeyVault(new Uint8Array(32).fill(8)))).rejects.toThrow(/master key/);
+  });
+});
