@@ -26,13 +26,13 @@ const libs = (...names) => names.map(lib);
 
 /**
  * Which workspace packages each library may import: a lib sees only the libs below it, so the
- * layers can never form a cycle between packages. persistence implements the storage interfaces
- * and needs nothing of ours; platform is the one lib that wires everything together.
+ * layers can never form a cycle between packages. persistence gets only what it uses (crypto, for
+ * the webhook signing keys it seals with the vault); platform is the one lib that wires everything.
  */
 export const LIB_LAYERS = {
   [lib('domain')]: [],
   [lib('crypto')]: libs('domain'),
-  [lib('persistence')]: [],
+  [lib('persistence')]: libs('crypto'),
   [lib('http')]: libs('domain'),
   [lib('policy')]: libs('domain', 'crypto'),
   [lib('delivery')]: libs('domain'),
