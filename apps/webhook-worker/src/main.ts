@@ -1,27 +1,40 @@
-/** Webhook worker process: `node apps/webhook-worker/dist/main.mjs` (started by `npm start`). */
-import { openPlatform } from '@latchkey/activity-engine';
+/**
+ * Webhook worker process: `node apps/webhook-worker/dist/main.mjs` (started by `npm start`), or
+ * from sources with `node --conditions=@latchkey/source --import tsx src/main.ts`. Needs the
+ * database (DATABASE_URL) and the master key (LATCHKEY_MASTER_KEY or $LATCHKEY_DATA_DIR/master.key),
+ * not the engine: everything it delivers was written to the outbox by the activities' transactions.
+ */
+import { join, resolve } from 'node:path';
+import { createKeyVault, loadOrCreateMasterKeyFile, parseMasterKey } from '@latchkey/crypto';
 import { parseConfig } from '@latchkey/domain';
 import { createLogger, runUntilStopped } from '@latchkey/http';
-import { processOutboxBatch } from '@latchkey/persistence';
-import { createWorker, deliverToNoDestinations } from './worker.js';
+import { ensureWebhookSigningKey, listenForWebhookWork, openDatabase, webhookSigningKeyRepository } from '@latchkey/persistence';
+import { parseWebhookConfig } from './config.js';
+import { createSignerCache } from './signer-cache.js';
+import { createWebhookWorker } from './worker.js';
 
 const config = parseConfig(process.env);
 const logger = createLogger(config, 'webhook-worker');
 try {
-  const platform = await openPlatform(config, { poolSize: 2, logger });
-  const worker = createWorker({
-    processBatch: (limit, handle) => processOutboxBatch(platform.db, limit, handle),
-    deliver: deliverToNoDestinations,
-    logger,
-    pollMs: config.webhookPollMs,
+  if (!config.databaseUrl) throw new Error('DATABASE_URL is not set (npm start runs the embedded PostgreSQL and sets it for every app)');
+  const webhooks = parseWebhookConfig(process.env);
+  const masterKey = config.masterKey ? parseMasterKey(config.masterKey) : await loadOrCreateMasterKeyFile(join(resolve(config.dataDir), 'master.key'));
+  const vault = createKeyVault(masterKey);
+  const db = openDatabase(config.databaseUrl, { max: 4 });
+  const keys = webhookSigningKeyRepository(db);
+  const first = await ensureWebhookSigningKey(keys, vault);
+  const worker = createWebhookWorker({ db, config: webhooks, logger, signer: createSignerCache(keys, vault) });
+  const wakeups = await listenForWebhookWork(config.databaseUrl, (w) => worker.wake(w), {
+    onError: (err) => logger.warn({ err }, 'webhook wake-up connection lost; reconnecting (polling meanwhile)'),
   });
   worker.start();
   runUntilStopped('webhook-worker', async () => {
+    await wakeups.close();
     await worker.stop();
-    await platform.close();
+    await db.close();
   });
   process.send?.({ type: 'ready', service: 'webhook-worker' });
-  logger.info('webhook worker ready');
+  logger.info({ signingKeyId: first.keyId, concurrency: webhooks.concurrency, allowInsecureUrls: webhooks.allowInsecureUrls }, 'webhook worker ready');
 } catch (e) {
   logger.fatal({ err: e }, 'webhook worker failed to start');
   process.exit(1);

@@ -1,72 +1,185 @@
 /**
- * The webhook worker's loop: claim due outbox events (FOR UPDATE SKIP LOCKED, so any number of
- * workers can share the outbox), hand each to the deliverer, record the outcome. Delivery to
- * endpoints and FEATURE_NAME_WEBHOOK URLs arrives with the webhooks issue; until then the
- * deliverer finds no destinations and events are marked processed.
+ * The webhook worker's loop. Woken by LISTEN/NOTIFY (an activity's outbox event committed: fan it
+ * out; messages queued: claim them), by its own timers (a retry falls due), and by a poll as the
+ * fallback. It fans outbox events out into per-endpoint messages, claims the heads of endpoint
+ * queues up to its concurrency, and delivers each: resolve and check the destination, sign anew
+ * for this attempt, POST, record. Everything it knows is in the database, so any number of
+ * workers can run, and a killed one loses nothing (its leases expire; the messages are sent again
+ * — at least once, deduplicated by receivers on the event id).
  */
-import type { TOutboxEvent, TOutboxOutcome } from '@latchkey/persistence';
+import { newId, resolveWebhookDestination, webhookHeaders, WebhookUrlError, type TWebhookSigner } from '@latchkey/crypto';
+import { webhookBodyOf, webhookDeliveryRepository, type TAttemptOutcome, type TClaimedWebhookMessage, type TDatabase, type TWebhookWakeup } from '@latchkey/persistence';
 import type { Logger } from 'pino';
+import type { TWebhookConfig } from './config.js';
+import { decideOutcome, type TAttemptResult } from './retry-policy.js';
+import { createSender, type TSender } from './send-webhook.js';
 
-export type TDeliver = (event: TOutboxEvent) => Promise<TOutboxOutcome>;
+const FANOUT_BATCH = 500;
+const PRUNE_EVERY_MS = 3_600_000;
 
-export interface TWorkerOptions {
-  /** Claims up to `limit` events and records what `handle` says of each; returns how many. */
-  processBatch: (limit: number, handle: (events: TOutboxEvent[]) => Promise<Map<bigint, TOutboxOutcome>>) => Promise<number>;
-  deliver: TDeliver;
+export interface TWebhookWorkerOptions {
+  db: TDatabase;
+  config: TWebhookConfig;
   logger: Logger;
-  pollMs: number;
-  batchSize?: number;
+  /** The signer of the current key (cached by the caller; see createSignerCache). */
+  signer: () => Promise<TWebhookSigner>;
+  /** Injected in tests; by default a keep-alive HTTP client with the configured timeout. */
+  sender?: TSender;
+  random?: () => number;
 }
 
-/** Today's deliverer: no destinations are configurable yet. */
-export const deliverToNoDestinations: TDeliver = async () => ({ ok: true });
+export interface TWebhookWorker {
+  /** Note work: 'outbox' fans out, 'messages' claims, 'missed' (or a poll) does both. */
+  wake(w?: TWebhookWakeup): void;
+  start(): void;
+  /** Stops claiming, waits for deliveries in flight to be recorded. */
+  stop(): Promise<void>;
+  /** Deliveries in flight now. */
+  readonly inFlight: number;
+}
 
-export function createWorker(o: TWorkerOptions) {
+export function createWebhookWorker(o: TWebhookWorkerOptions): TWebhookWorker {
+  const repo = webhookDeliveryRepository(o.db);
+  const sender = o.sender ?? createSender({ timeoutMs: o.config.timeoutMs, maxSockets: o.config.concurrency });
+  const log = o.logger;
   let running = false;
+  let pumping = false;
+  let again = false;
+  let needFanOut = true;
+  let inFlight = 0;
+  const flights = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
-  let current: Promise<void> = Promise.resolve();
+  let timerAt = Infinity;
+  let lastPrune = 0;
 
-  /** Processes batches until the outbox has nothing due; returns how many events it handled. */
-  async function drain(): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const n = await o.processBatch(o.batchSize ?? 50, async (events) => {
-        const outcomes = new Map<bigint, TOutboxOutcome>();
-        for (const e of events) {
-          try {
-            outcomes.set(e.id, await o.deliver(e));
-          } catch (err) {
-            outcomes.set(e.id, { ok: false, error: err instanceof Error ? err.message : String(err), retryInMs: Math.min(60_000, 1000 * 2 ** e.attempts) });
-          }
-        }
-        return outcomes;
-      });
-      total += n;
-      if (n === 0) return total;
-    }
+  /** Wakes the loop no later than `ms` from now (keeps an earlier wake-up). */
+  function wakeIn(ms: number): void {
+    if (!running) return;
+    const at = Date.now() + ms;
+    if (timer && timerAt <= at) return;
+    if (timer) clearTimeout(timer);
+    timerAt = at;
+    timer = setTimeout(() => {
+      timer = undefined;
+      timerAt = Infinity;
+      needFanOut = true;
+      pump();
+    }, Math.max(0, ms));
   }
 
-  const tick = () => {
-    current = drain()
-      .then((n) => {
-        if (n > 0) o.logger.debug({ events: n }, 'outbox events processed');
-      })
-      .catch((err: unknown) => o.logger.error({ err }, 'outbox processing failed'))
+  function pump(): void {
+    if (!running) return;
+    if (pumping) {
+      again = true;
+      return;
+    }
+    pumping = true;
+    void (async () => {
+      try {
+        do {
+          again = false;
+          if (needFanOut) {
+            needFanOut = false;
+            for (;;) {
+              const r = await repo.fanOut(FANOUT_BATCH, webhookBodyOf, () => `evt_${newId()}`);
+              if (r === 'busy') break; // another worker fans out; its NOTIFY wakes us
+              if (r.messages > 0) log.debug({ events: r.events, messages: r.messages }, 'webhook events fanned out');
+              if (r.events < FANOUT_BATCH) break;
+            }
+          }
+          const free = o.config.concurrency - inFlight;
+          if (free > 0 && running) {
+            const claimed = await repo.claim(free, o.config.leaseMs);
+            for (const m of claimed) launch(m);
+            if (claimed.length === free) again = true;
+          }
+        } while (again && running);
+        if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
+          lastPrune = Date.now();
+          const pruned = await repo.prune(o.config.logDays);
+          if (pruned.attempts + pruned.messages > 0) log.info(pruned, 'webhook log pruned');
+        }
+      } catch (err) {
+        // A dropped connection or a failed statement: the next poll tries again; nothing is lost
+        // (claims not recorded expire with their lease).
+        log.error({ err }, 'webhook worker iteration failed');
+      } finally {
+        pumping = false;
+        wakeIn(o.config.pollMs);
+        if (again) pump();
+      }
+    })();
+  }
+
+  function launch(m: TClaimedWebhookMessage): void {
+    inFlight++;
+    const p = deliver(m)
+      .catch((err: unknown) => log.error({ err, eventId: m.eventId }, 'webhook delivery could not be recorded; its lease will expire and it will be sent again'))
       .finally(() => {
-        if (running) timer = setTimeout(tick, o.pollMs);
+        inFlight--;
+        flights.delete(p);
+        pump();
       });
-  };
+    flights.add(p);
+  }
+
+  async function deliver(m: TClaimedWebhookMessage): Promise<void> {
+    const started = Date.now();
+    let outcome: TAttemptOutcome;
+    if (m.url === null) {
+      outcome = { kind: 'dead', statusCode: null, error: 'endpoint deleted' };
+    } else if (!m.endpointActive) {
+      outcome = { kind: 'dead', statusCode: null, error: 'endpoint inactive' };
+    } else {
+      outcome = decideOutcome(m.attempt, await attempt(m, m.url), o.config, Date.now(), o.random);
+    }
+    const latencyMs = Date.now() - started;
+    const held = await repo.record(m, outcome, latencyMs);
+    const fields = { eventId: m.eventId, endpointId: m.endpointId, attempt: m.attempt, outcome: outcome.kind, statusCode: outcome.statusCode, latencyMs };
+    if (!held) log.warn(fields, 'webhook claim was taken over before this attempt was recorded');
+    else if (outcome.kind === 'dead') log.warn({ ...fields, error: outcome.error }, 'webhook event dead-lettered');
+    else if (outcome.kind === 'retry') log.info({ ...fields, error: outcome.error, retryInMs: outcome.retryInMs }, 'webhook delivery will be retried');
+    else log.debug(fields, 'webhook delivered');
+    if (held && outcome.kind === 'retry') wakeIn(outcome.retryInMs);
+  }
+
+  /** Resolves and checks the URL now (not at creation only), signs for this instant, sends. */
+  async function attempt(m: TClaimedWebhookMessage, url: string): Promise<TAttemptResult> {
+    let destination;
+    try {
+      destination = await resolveWebhookDestination(url, { allowInsecure: o.config.allowInsecureUrls });
+    } catch (e) {
+      // A name that does not resolve may resolve later; a refused destination will not change by itself.
+      if (e instanceof WebhookUrlError && e.reason !== 'UNRESOLVABLE') return { refused: e.message };
+      return { error: e instanceof Error ? e.message : String(e) };
+    }
+    const signer = await o.signer();
+    const headers = webhookHeaders({ signer, timestampMs: Date.now(), eventId: m.eventId, body: m.body, eventType: m.eventType, organizationId: m.organizationId });
+    return sender.send(destination, headers, m.body);
+  }
 
   return {
-    drain,
+    get inFlight() {
+      return inFlight;
+    },
+    wake(w: TWebhookWakeup = 'missed') {
+      if (w !== 'messages') needFanOut = true;
+      pump();
+    },
     start() {
       running = true;
-      tick();
+      needFanOut = true;
+      pump();
     },
     async stop() {
       running = false;
       if (timer) clearTimeout(timer);
-      await current;
+      timer = undefined;
+      while (pumping || flights.size > 0) {
+        await Promise.all([...flights]);
+        if (pumping) await new Promise((r) => setTimeout(r, 5));
+      }
+      if (!o.sender) sender.close();
     },
   };
 }

@@ -25,3 +25,4 @@ export { webhookSigningKeyRepository, type TWebhookSigningKeyRepository, type TW
 export { DEFAULT_WEBHOOK_KEY_GRACE_MS, ensureWebhookSigningKey, openWebhookSigner, rotateWebhookSigningKey, webhookJwksDocument, webhookSigningKeyAad } from './webhook-signing-keys.js';
 export { webhookBodyOf } from './activity-webhook-body.js';
 export { redeliver } from './redeliver.js';
+export { listenForWebhookWork, type TWebhookWakeup, type TWebhookWakeups } from './webhook-wakeups.js';
