@@ -1,4 +1,7 @@
-/** A mistake in how the CLI was called: printed with the usage text, exit code 2. */
+/**
+ * A mistake in how the CLI was called: printed with the command's help on stderr, exit code 2.
+ * Commander's own parse errors (unknown command or option, missing value) end the same way.
+ */
 export class UsageError extends Error {
   override name = 'UsageError';
 }

@@ -1,0 +1,18 @@
+/**
+ * Every CLI command, in the order `latchkey --help` lists them. A new command is one file
+ * `<verb-noun>.command.ts` beside these and one line here; a new group (the first word of
+ * `org create`) also gets its one-line summary in COMMAND_GROUPS.
+ */
+import type { TCliCommand } from '../cli-command.js';
+import { keygen } from './keygen.command.js';
+import { migrate } from './migrate.command.js';
+import { orgCreate } from './org-create.command.js';
+import { start } from './start.command.js';
+
+/** `never`: each command takes its own option type; the program hands each what commander parsed for it. */
+export const COMMANDS: readonly TCliCommand<never>[] = [start, migrate, keygen, orgCreate];
+
+/** Groups of commands: `latchkey <group> --help` shows this line and the group's commands. */
+export const COMMAND_GROUPS: Readonly<Record<string, string>> = {
+  org: 'manage root organizations',
+};
