@@ -237,6 +237,16 @@ export function parseSolanaTransaction(bytes: Uint8Array): TSolanaTransaction {
 }
 
 /**
+ * One reading of the bytes, without the ambiguity rule. For comparing each reading with another
+ * parser (`fields.property.spec.ts`); signing and policy go through `parseSolanaTransaction`.
+ * @throws {SigningError} as `parseSolanaTransaction`, but never for ambiguity.
+ */
+export function parseSolanaTransactionAs(bytes: Uint8Array, form: TSolanaTransaction['form']): TSolanaTransaction {
+  if (!(bytes instanceof Uint8Array)) throw new TypeError('bytes must be a Uint8Array');
+  return form === 'transaction' ? readTransaction(bytes) : readBareMessage(bytes);
+}
+
+/**
  * `parseSolanaTransaction` over the hex a request carries (`0x` optional).
  * @throws {SigningError} `MALFORMED_INPUT` for bad hex, and as `parseSolanaTransaction`.
  */
