@@ -1,12 +1,17 @@
 /**
  * `latchkey start` (what `npm start` runs): database (embedded unless DATABASE_URL), migrations,
- * the installation's one-time steps, then the four apps as child processes. Stops everything
- * cleanly on SIGINT/SIGTERM; if an app dies, the rest are stopped and the launcher exits non-zero
- * so an outer supervisor can restart the whole.
+ * the installation's one-time steps, then the four apps as child processes, each supervised
+ * (launcher/supervise-app.ts). An app that crashes is restarted with exponential backoff (0.5 s
+ * doubling to 30 s, back to 0.5 s once it stayed up a minute), logged at warn with its exit code or
+ * signal and the delay, while the other apps keep serving: one crashed process must not take the
+ * platform down. An app that fails its very first start stops the launcher (exit 1): that is a
+ * configuration or build problem, not a crash. SIGINT/SIGTERM stop the apps, then the database.
+ *
+ * `<dataDir>/latchkey.pid` keeps a second launcher off the same data folder; a stale one (its
+ * pid gone or given to another program) is ignored (launcher/launcher-pid-file.ts).
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assertVaultKey, bootstrapInstallation, ensureServerKeys, loadVault } from '@latchkey/activity-engine';
@@ -15,6 +20,8 @@ import { createLogger } from '@latchkey/http';
 import { createStore, openDatabase } from '@latchkey/persistence';
 import { writeBootstrapFile } from '../bootstrap-file.js';
 import { openMigratedDatabase } from '../database-setup.js';
+import { checkLauncherLock } from '../launcher/launcher-pid-file.js';
+import { superviseApp, type TSupervisedApp } from '../launcher/supervise-app.js';
 
 const APPS = [
   { service: 'public-api', path: 'apps/public-api/dist/main.mjs' },
@@ -34,23 +41,17 @@ function repoRoot(): string {
   return dir;
 }
 
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
+/**
+ * Runs the platform until SIGINT/SIGTERM (the apps keep the process alive after this resolves).
+ * @throws Error when another launcher runs on the data folder or the apps are not built.
+ */
 export async function startCommand(config: TConfig): Promise<void> {
   const log = createLogger(config, 'launcher');
   const dataDir = resolve(config.dataDir);
   const lockFile = join(dataDir, 'latchkey.pid');
-  if (existsSync(lockFile)) {
-    const pid = Number((await readFile(lockFile, 'utf8')).trim());
-    if (pid && pid !== process.pid && isAlive(pid)) throw new Error(`Latchkey is already running from ${dataDir} (pid ${pid})`);
-  }
+  const lock = await checkLauncherLock(lockFile);
+  if (lock.state === 'held') throw new Error(`Latchkey is already running from ${dataDir} (pid ${lock.pid})`);
+  if (lock.stale) log.warn({ lockFile }, `ignoring a stale ${lockFile}: ${lock.stale}`);
   const root = repoRoot();
   for (const app of APPS) {
     if (!existsSync(join(root, app.path))) throw new Error(`${app.path} is missing: run \`npm run build\` first (npm start does)`);
@@ -60,23 +61,13 @@ export async function startCommand(config: TConfig): Promise<void> {
   await writeFile(lockFile, String(process.pid) + '\n');
   log.info({ embedded: database.embedded, applied: database.migrations.applied }, database.embedded ? `embedded PostgreSQL ready in ${join(dataDir, 'pg')}` : 'external PostgreSQL ready');
 
-  const children = new Map<string, ChildProcess>();
+  const apps: TSupervisedApp[] = [];
   let stopping = false;
   const stopAll = async (code: number) => {
     if (stopping) return;
     stopping = true;
     log.info('stopping');
-    await Promise.all(
-      [...children.values()].map(
-        (c) =>
-          new Promise<void>((res) => {
-            if (c.exitCode !== null || c.signalCode !== null) return res();
-            c.once('exit', () => res());
-            c.kill('SIGTERM');
-            setTimeout(() => c.kill('SIGKILL'), 10_000).unref();
-          }),
-      ),
-    );
+    await Promise.all(apps.map((a) => a.stop()));
     await database.release();
     await rm(lockFile, { force: true });
     log.info('stopped');
@@ -109,24 +100,8 @@ export async function startCommand(config: TConfig): Promise<void> {
     }
 
     const env = { ...process.env, DATABASE_URL: database.url, LATCHKEY_DATA_DIR: dataDir };
-    const ready = APPS.map(
-      (app) =>
-        new Promise<void>((res, rej) => {
-          const child = fork(join(root, app.path), [], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-          children.set(app.service, child);
-          child.on('message', (m: unknown) => {
-            if ((m as { type?: string }).type === 'ready') res();
-          });
-          child.once('exit', (code, signal) => {
-            rej(new Error(`${app.service} exited during start-up (code ${code}, signal ${signal})`));
-            if (!stopping) {
-              log.error({ service: app.service, code, signal }, `${app.service} stopped unexpectedly; stopping Latchkey`);
-              void stopAll(1);
-            }
-          });
-        }),
-    );
-    await Promise.all(ready);
+    for (const app of APPS) apps.push(superviseApp({ service: app.service, script: join(root, app.path), env, log }));
+    await Promise.all(apps.map((a) => a.ready));
     log.info(
       { publicApi: `http://${config.host}:${config.publicApiPort}`, authProxy: `http://${config.host}:${config.authProxyPort}`, admin: `http://${config.host}:${config.adminPort}` },
       `Latchkey is running: public API http://${config.host}:${config.publicApiPort}`,
