@@ -24,7 +24,7 @@ import fc from 'fast-check';
 import { describe, it, vi } from 'vitest';
 import { SigningError } from '../../signing/signing-error.js';
 import { SOLANA_ADDRESS_TABLE_LOOKUP, solanaTransactionFields, type TSolanaTransactionFields } from './fields.js';
-import { parseSolanaTransactionAs, type TSolanaMessage } from './message.js';
+import { parseSolanaTransactionAs, type TSolanaMessage, type TSolanaMessageLookup } from './message.js';
 import { signSolanaTransaction } from './sign.js';
 
 const signed = vi.hoisted(() => [] as Uint8Array[]);
@@ -80,7 +80,7 @@ const generated: fc.Arbitrary<TGenerated> = fc
   })
   .chain((shape) => {
     const keyCount = shape.numRequiredSignatures + shape.numReadonlyUnsignedAccounts + shape.extraKeys;
-    const lookups =
+    const lookups: fc.Arbitrary<TSolanaMessageLookup[]> =
       shape.version === 'v0'
         ? fc.array(fc.record({ accountKey: key, writableIndexes: fc.array(fc.nat({ max: 255 }), { maxLength: 3 }), readonlyIndexes: fc.array(fc.nat({ max: 255 }), { maxLength: 3 }) }), { maxLength: 2 })
         : fc.constant([]);
