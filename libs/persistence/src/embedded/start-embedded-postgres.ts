@@ -193,6 +193,8 @@ export async function startEmbeddedPostgres(opts: TEmbeddedPostgresOptions): Pro
   }
 
   const client = pg.getPgClient('postgres', '127.0.0.1');
+  // A drop fails the statement below anyway; unheard, its 'error' event would kill the launcher.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     const r = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
