@@ -14,17 +14,21 @@ import type { TAttemptResult } from './retry-policy.js';
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
 export interface TSender {
-  send(d: TWebhookDestination, headers: Record<string, string>, body: Buffer): Promise<TAttemptResult>;
+  /**
+   * POSTs `body`, giving up after `t.waitMs` (what is left of the attempt's timeout, connect to
+   * last byte); a timeout is reported as the attempt's `t.timeoutMs`.
+   */
+  send(d: TWebhookDestination, headers: Record<string, string>, body: Buffer, t: { waitMs: number; timeoutMs: number }): Promise<TAttemptResult>;
   close(): void;
 }
 
-export function createSender(o: { timeoutMs: number; maxSockets: number }): TSender {
+export function createSender(o: { maxSockets: number }): TSender {
   const agents = {
     'http:': new http.Agent({ keepAlive: true, maxSockets: o.maxSockets }),
     'https:': new https.Agent({ keepAlive: true, maxSockets: o.maxSockets }),
   };
   return {
-    send(d, headers, body) {
+    send(d, headers, body, t) {
       return new Promise<TAttemptResult>((resolve) => {
         const host = d.url.hostname.startsWith('[') ? d.url.hostname.slice(1, -1) : d.url.hostname;
         const isHttps = d.url.protocol === 'https:';
@@ -48,9 +52,9 @@ export function createSender(o: { timeoutMs: number; maxSockets: number }): TSen
         });
         // One deadline for the whole attempt: connect, send, headers and body.
         const deadline = setTimeout(() => {
-          finish({ error: `timed out after ${o.timeoutMs} ms` });
+          finish({ error: `timed out after ${t.timeoutMs} ms` });
           req.destroy(new Error('timeout'));
-        }, o.timeoutMs);
+        }, t.waitMs);
         req.on('error', (e: NodeJS.ErrnoException) => finish({ error: e.code ? `${e.code}: ${e.message}` : e.message }));
         req.on('response', (res) => {
           let seen = 0;

@@ -40,7 +40,7 @@ export interface TWebhookWorker {
 
 export function createWebhookWorker(o: TWebhookWorkerOptions): TWebhookWorker {
   const repo = webhookDeliveryRepository(o.db);
-  const sender = o.sender ?? createSender({ timeoutMs: o.config.timeoutMs, maxSockets: o.config.concurrency });
+  const sender = o.sender ?? createSender({ maxSockets: o.config.concurrency });
   const log = o.logger;
   let running = false;
   let pumping = false;
@@ -143,19 +143,29 @@ export function createWebhookWorker(o: TWebhookWorkerOptions): TWebhookWorker {
     if (held && outcome.kind === 'retry') wakeIn(outcome.retryInMs);
   }
 
-  /** Resolves and checks the URL now (not at creation only), signs for this instant, sends. */
+  /**
+   * Resolves and checks the URL now (not at creation only), signs for this instant, sends. The
+   * timeout bounds the whole attempt, name resolution included, so an attempt never outlives its lease.
+   */
   async function attempt(m: TClaimedWebhookMessage, url: string): Promise<TAttemptResult> {
+    const deadline = Date.now() + o.config.timeoutMs;
     let destination;
+    let timer: NodeJS.Timeout | undefined;
     try {
-      destination = await resolveWebhookDestination(url, { allowInsecure: o.config.allowInsecureUrls });
+      const timedOut = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`resolving the endpoint's host timed out after ${o.config.timeoutMs} ms`)), o.config.timeoutMs);
+      });
+      destination = await Promise.race([resolveWebhookDestination(url, { allowInsecure: o.config.allowInsecureUrls }), timedOut]);
     } catch (e) {
       // A name that does not resolve may resolve later; a refused destination will not change by itself.
       if (e instanceof WebhookUrlError && e.reason !== 'UNRESOLVABLE') return { refused: e.message };
       return { error: e instanceof Error ? e.message : String(e) };
+    } finally {
+      clearTimeout(timer);
     }
     const signer = await o.signer();
     const headers = webhookHeaders({ signer, timestampMs: Date.now(), eventId: m.eventId, body: m.body, eventType: m.eventType, organizationId: m.organizationId });
-    return sender.send(destination, headers, m.body);
+    return sender.send(destination, headers, m.body, { waitMs: Math.max(1, deadline - Date.now()), timeoutMs: o.config.timeoutMs });
   }
 
   return {

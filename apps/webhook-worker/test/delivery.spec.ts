@@ -55,14 +55,17 @@ describe('webhook delivery', () => {
     await createOrganization(w.db, 'org-basic');
     await createEndpoint(w.db, 'org-basic', receiver.url('/basic'));
     await withWorker(async () => {
-      await new Promise((r) => setTimeout(r, 200)); // idle: the fallback poll is 1 s away
+      // A first event warms the path up (JIT, first signature, first connection).
+      await appendEvents(w.db, [{ organizationId: 'org-basic', activityId: 'act-warm-up' }]);
+      await waitFor('the first delivery', () => receiver.at('/basic').length === 1);
+      await new Promise((r) => setTimeout(r, 300)); // idle: the fallback poll is 1 s away
       const committed = Date.now();
       await appendEvents(w.db, [{ organizationId: 'org-basic', activityId: 'act-basic' }]);
-      await waitFor('the delivery', () => receiver.at('/basic').length === 1);
+      await waitFor('the delivery', () => receiver.at('/basic').length === 2);
       // Woken by NOTIFY, not by the 1 s poll.
-      expect(receiver.at('/basic')[0]!.at - committed).toBeLessThan(800);
+      expect(receiver.at('/basic')[1]!.at - committed).toBeLessThan(500);
     });
-    const r = receiver.at('/basic')[0]!;
+    const r = receiver.at('/basic')[1]!;
     expect(r.verified).toMatchObject({ ok: true });
     expect(header(r, 'content-type')).toBe('application/json');
     expect(header(r, 'x-turnkey-event-type')).toBe('ACTIVITY_UPDATES');
@@ -182,6 +185,27 @@ describe('webhook delivery', () => {
     expect(receiver.at('/moved')).toHaveLength(1);
     expect(receiver.at('/target')).toHaveLength(0);
     expect((await webhookDeliveryRepository(w.db).messages('org-redirect', endpointId))[0]!.lastError).toMatch(/HTTP 302 \(redirects are not followed\)/);
+  });
+
+  it('retries an attempt that times out, with the same event id', async () => {
+    await createOrganization(w.db, 'org-timeout');
+    const endpointId = await createEndpoint(w.db, 'org-timeout', receiver.url('/sluggish'));
+    receiver.answer('/sluggish', (n) => (n === 0 ? { status: 200, delayMs: 800 } : { status: 200 }));
+    await withWorker(
+      async () => {
+        await appendEvents(w.db, [{ organizationId: 'org-timeout', activityId: 'act-timeout' }]);
+        await waitFor('delivered', async () => (await webhookDeliveryRepository(w.db).messages('org-timeout', endpointId, 'delivered')).length === 1);
+      },
+      { timeoutMs: 300 },
+    );
+    const got = receiver.at('/sluggish');
+    expect(got).toHaveLength(2);
+    expect(header(got[1]!, 'x-turnkey-event-id')).toBe(header(got[0]!, 'x-turnkey-event-id'));
+    const log = await webhookDeliveryRepository(w.db).log('org-timeout', endpointId);
+    expect(log.map((l) => [l.attempt, l.statusCode, l.error])).toEqual([
+      [2, 200, null],
+      [1, null, 'timed out after 300 ms'],
+    ]);
   });
 
   it('gives up after the maximum attempts: a dead letter with the reason', async () => {

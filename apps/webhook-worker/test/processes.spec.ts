@@ -130,8 +130,6 @@ describe('worker processes', () => {
       expect(firsts).toHaveLength(50);
       expect(firsts).toEqual([...firsts].sort((a, b) => a - b));
     }
-    const { rows } = await w.db.sql.query<{ n: string }>(`SELECT count(*) AS n FROM webhook_messages WHERE status <> 'delivered'`);
     await waitFor('all recorded', async () => (await w.db.sql.query<{ n: string }>(`SELECT count(*) AS n FROM webhook_messages WHERE status <> 'delivered'`)).rows[0]!.n === '0', 10_000);
-    expect(rows).toBeDefined();
   }, 120_000);
 });
