@@ -24,12 +24,11 @@ import { signSecp256k1Digest } from '../keys/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { THashFunction, TPayloadEncoding, TSignature } from '@latchkey/domain';
-import { toChecksumAddress } from '../addresses/ethereum.js';
 import type { TCurveName } from '../derivation/derive-key.js';
 import { assertBytes, assertString, encodeHex } from '../encoding.js';
+import { eip7702AuthorizationDigest } from '../chains/ethereum/authorization.js';
 import { hashTypedData, parseTypedData } from '../chains/ethereum/eip712.js';
 import { decodeHexInput } from './hex-input.js';
-import { encodeRlp, encodeRlpUint } from '../chains/ethereum/rlp.js';
 import { SigningError } from './signing-error.js';
 
 export interface TRawPayload {
@@ -56,51 +55,6 @@ function payloadBytes(payload: string, encoding: 'PAYLOAD_ENCODING_HEXADECIMAL' 
   // TextEncoder would turn a lone surrogate into U+FFFD: sign the bytes that were sent, or nothing.
   if (LONE_SURROGATE_RE.test(payload)) throw new SigningError('MALFORMED_INPUT', 'payload is not well-formed Unicode (lone surrogate)');
   return new TextEncoder().encode(payload);
-}
-
-/** An unsigned integer from JSON: a safe-integer number, or a decimal or 0x string. */
-function jsonUint(value: unknown, field: string, maxBits: bigint): bigint {
-  let n: bigint | undefined;
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) n = BigInt(value);
-  if (typeof value === 'string' && /^(0x[0-9a-fA-F]+|[0-9]+)$/.test(value)) n = BigInt(value);
-  if (n === undefined) throw new SigningError('MALFORMED_INPUT', `${field} must be a non-negative integer (number, decimal or 0x string)`);
-  if (n >= 1n << maxBits) throw new SigningError('MALFORMED_INPUT', `${field} must be below 2^${maxBits}`);
-  return n;
-}
-
-/**
- * EIP-7702 authorization digest: `keccak256(0x05 ‖ rlp([chainId, address, nonce]))`, from the JSON
- * `{chainId, address, nonce}` that `@turnkey/viem`'s `signAuthorization` sends.
- */
-function eip7702AuthorizationDigest(payload: string): Uint8Array {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(payload);
-  } catch {
-    throw new SigningError('MALFORMED_INPUT', 'EIP-7702 authorization payload is not valid JSON');
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new SigningError('MALFORMED_INPUT', 'EIP-7702 authorization payload must be a JSON object {chainId, address, nonce}');
-  }
-  const record = parsed as Record<string, unknown>;
-  const extra = Object.keys(record).filter((k) => k !== 'chainId' && k !== 'address' && k !== 'nonce');
-  if (extra.length > 0) throw new SigningError('MALFORMED_INPUT', `EIP-7702 authorization has unknown field(s): ${extra.join(', ')}`);
-  const chainId = jsonUint(record['chainId'], 'chainId', 256n);
-  // EIP-7702 bounds the authority's nonce to 2^64 - 1 (EIP-2681).
-  const nonce = jsonUint(record['nonce'], 'nonce', 64n);
-  const address = record['address'];
-  if (typeof address !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(address)) {
-    throw new SigningError('MALFORMED_INPUT', 'address must be a 0x-prefixed 20-byte hex address');
-  }
-  const digits = address.slice(2);
-  if (digits !== digits.toLowerCase() && digits !== digits.toUpperCase() && toChecksumAddress(digits) !== address) {
-    throw new SigningError('MALFORMED_INPUT', 'address has an invalid EIP-55 checksum');
-  }
-  const rlp = encodeRlp([encodeRlpUint(chainId), decodeHexInput(digits, 'address'), encodeRlpUint(nonce)]);
-  const preimage = new Uint8Array(rlp.length + 1);
-  preimage[0] = 0x05;
-  preimage.set(rlp, 1);
-  return keccak_256(preimage);
 }
 
 /**
