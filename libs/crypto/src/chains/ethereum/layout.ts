@@ -86,5 +86,5 @@ export const TYPED_LAYOUTS: ReadonlyMap<number, TEthereumLayout> = new Map<numbe
   [0x04, { typeByte: 0x04, type: 'TYPE_4', name: 'EIP-7702', fields: [...FEE_MARKET_HEAD, ['to', 'address'], ['value', 'uint'], ['data', 'bytes'], ['accessList', 'accessList'], ['authorizationList', 'authorizationList']] }],
 ]);
 
-/** The forms we sign, for refusals that name them. */
-export const SUPPORTED_TYPES = 'legacy, 0x01, 0x02, 0x03, 0x04';
+/** The forms we sign, for refusals that name them: `legacy, 0x01, ...`. */
+export const SUPPORTED_TYPES = ['legacy', ...[...TYPED_LAYOUTS.keys()].map((t) => `0x${t.toString(16).padStart(2, '0')}`)].join(', ');

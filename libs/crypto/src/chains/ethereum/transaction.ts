@@ -6,6 +6,13 @@
  * access-list shape, ...), so we sign only what a node would parse the same way, and the policy
  * engine sees exactly the fields that are signed: both callers get them from `parseEthereumTransaction`,
  * and a transaction one of them refuses the other refuses too, with the same reason.
+ *
+ * Why not a library's transaction reader: `@ethereumjs/tx` will not read a transaction without a
+ * `Common` for its chain id (it refuses an unsigned Base EIP-1559 transaction or a Sepolia EIP-155
+ * one out of the box) and judges network validity (nonce below 2^64 - 1, fee caps) on top of the
+ * wire format; `micro-eth-signer`'s `Transaction` reads these forms but, like the former, is only a
+ * devDependency here. What is left to write is the table (`layout.ts`) and the shape checks below,
+ * over the strict RLP decoder; ethers is the oracle in `fields.property.spec.ts`.
  */
 import { decodeHexInput } from '../../signing/hex-input.js';
 import { SigningError } from '../../signing/signing-error.js';

@@ -11,9 +11,10 @@
  * Hand-written rather than `@solana/web3.js`'s `VersionedMessage.deserialize`, because signing needs
  * refusals that reader does not make (each checked in `fields.property.spec.ts`, where web3.js is the
  * differential oracle): it ignores trailing bytes after the message, accepts non-minimal compact-u16
- * lengths (two spellings of one message), duplicate account keys, a header with no fee payer or with
- * counts beyond the key list, and instruction indexes that point at no account. It is also only a
- * devDependency here, and a large one to put behind a signer.
+ * lengths (two spellings of one message) and reads one missing at the end of the input as 0,
+ * accepts duplicate account keys, a header with no fee payer or with counts beyond the key list, and
+ * instruction indexes that point at no account. It is also only a devDependency here, and a large
+ * one to put behind a signer.
  */
 import { encodeHex } from '../../encoding.js';
 import { decodeHexInput } from '../../signing/hex-input.js';
