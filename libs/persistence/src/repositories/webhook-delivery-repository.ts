@@ -174,11 +174,20 @@ export function webhookDeliveryRepository(db: TDatabase) {
      */
     async claim(limit: number, leaseMs: number): Promise<TClaimedWebhookMessage[]> {
       const { rows } = await db.sql.query<Omit<TClaimedWebhookMessage, 'id'> & { id: string }>(
-        `WITH heads AS (
-           SELECT DISTINCT ON (organization_id, endpoint_id) id
-           FROM webhook_messages
-           WHERE status IN ('pending', 'delivering')
-           ORDER BY organization_id, endpoint_id, id
+        // The heads by a loose index scan of webhook_messages_queue_idx: one index probe per
+        // endpoint with unfinished messages, however long each queue is (DISTINCT ON would read
+        // every queued row at every claim).
+        `WITH RECURSIVE heads AS (
+           (SELECT organization_id, endpoint_id, id FROM webhook_messages
+            WHERE status IN ('pending', 'delivering')
+            ORDER BY organization_id, endpoint_id, id LIMIT 1)
+           UNION ALL
+           SELECT n.organization_id, n.endpoint_id, n.id FROM heads h
+           CROSS JOIN LATERAL (
+             SELECT organization_id, endpoint_id, id FROM webhook_messages
+             WHERE status IN ('pending', 'delivering') AND (organization_id, endpoint_id) > (h.organization_id, h.endpoint_id)
+             ORDER BY organization_id, endpoint_id, id LIMIT 1
+           ) n
          ), due AS (
            SELECT m.id FROM webhook_messages m JOIN heads h ON h.id = m.id
            WHERE (m.status = 'pending' AND m.next_attempt_at <= now()) OR (m.status = 'delivering' AND m.lease_until <= now())
