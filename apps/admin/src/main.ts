@@ -1,5 +1,5 @@
 /** Admin process: `node apps/admin/dist/main.mjs` (started by `npm start`). */
-import { openPlatform } from '@latchkey/activity-engine';
+import { openPlatform } from '@latchkey/platform';
 import { parseConfig } from '@latchkey/domain';
 import { createLogger, serve } from '@latchkey/http';
 import { buildAdmin } from './app.js';

@@ -1,5 +1,5 @@
 /** Public API process: `node apps/public-api/dist/main.mjs` (started by `npm start`). */
-import { loadServerPublicKeys, openPlatform } from '@latchkey/activity-engine';
+import { loadServerPublicKeys, openPlatform } from '@latchkey/platform';
 import { parseConfig } from '@latchkey/domain';
 import { createLogger, serve } from '@latchkey/http';
 import { buildPublicApi } from './app.js';

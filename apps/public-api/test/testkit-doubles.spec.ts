@@ -1,23 +1,14 @@
 /**
  * The testkit's real servers against the library code that will talk to them: the SMTP capture
  * server receives what the mailer sends, and the id-tokens of the real OpenID provider pass (and
- * fail) the verifier. Lives where both @latchkey/testkit and @latchkey/activity-engine may be
- * imported (libraries may not import tools).
+ * fail) the verifier. Lives where both @latchkey/testkit and the delivery / identity-provider libs may
+ * be imported (libraries may not import tools).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  DeliveryError,
-  OidcError,
-  createMailer,
-  createOidcVerifier,
-  oidcNonceForPublicKey,
-  readDeliveryConfig,
-  renderEmailAuthEmail,
-  renderOtpEmail,
-  type TDeliveryLogger,
-} from '@latchkey/activity-engine';
+import { DeliveryError, createMailer, readDeliveryConfig, renderEmailAuthEmail, renderOtpEmail, type TDeliveryLogger } from '@latchkey/delivery';
+import { OidcError, createOidcVerifier, oidcNonceForPublicKey } from '@latchkey/identity-providers';
 import { parseMail, pkcePair, startOidcProvider, startSmtpCapture, type TOidcProvider, type TSmtpCapture } from '@latchkey/testkit';
 import { createTransport } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

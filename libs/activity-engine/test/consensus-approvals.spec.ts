@@ -13,7 +13,7 @@ import { generateP256KeyPair, newId } from '@latchkey/crypto';
 import type { TActivity } from '@latchkey/domain';
 import { stopTestPostgres } from '@latchkey/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixture, type TFixture, type TKeyPair } from './fixture.js';
+import { createFixture, type TFixture, type TKeyPair } from '../src/testing/fixture.js';
 import { completed, createPolicy, deletePolicy, member, p256Key, type TMember } from './helpers.js';
 
 const WEBAUTHN = 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR';

@@ -1,15 +1,14 @@
 /**
  * Activities that derive accounts give the same accounts whether the engine derives inline or on
- * the derivation pool's worker threads (the bundled apps use the pool; see platform.ts), and the
- * pool's setting is read strictly from the environment.
+ * the derivation pool's worker threads (the bundled apps use the pool; libs/platform creates it; the
+ * platform's tests check how LATCHKEY_DERIVATION_WORKERS is read).
  */
 import { createDerivationPool, encodeAddress, newId, SeedDeriver, type TDerivationPool } from '@latchkey/crypto';
 import { keccak256, recoverAddress, Signature, toUtf8Bytes } from 'ethers';
 import { stopTestPostgres } from '@latchkey/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDerivation } from '../src/index.js';
-import { walletSeedAad } from '../src/activities/wallet-accounts.js';
-import { createFixture, type TFixture } from './fixture.js';
+import { walletSeedAad } from '../src/keys/vault-aad.js';
+import { createFixture, type TFixture } from '../src/testing/fixture.js';
 
 // The worker's TypeScript source, through tsx (libs/crypto's test entry for it).
 const workerUrl = new URL('../../crypto/src/derivation/derivation-worker.source.mjs', import.meta.url);
@@ -58,14 +57,4 @@ describe('account derivation on worker threads', () => {
     expect(fresh).not.toContain(addresses[0]);
   });
 
-  it('reads LATCHKEY_DERIVATION_WORKERS strictly', async () => {
-    expect(() => createDerivation({ LATCHKEY_DERIVATION_WORKERS: 'two' }, workerUrl)).toThrow(/LATCHKEY_DERIVATION_WORKERS must be an integer from 0 to 64, got "two"/);
-    expect(() => createDerivation({ LATCHKEY_DERIVATION_WORKERS: '-1' }, workerUrl)).toThrow(/LATCHKEY_DERIVATION_WORKERS/);
-    expect(createDerivation({ LATCHKEY_DERIVATION_WORKERS: '0' }, workerUrl)).toBeUndefined();
-    // Running from sources, with no bundled worker beside the code: inline.
-    expect(createDerivation({})).toBeUndefined();
-    const three = createDerivation({ LATCHKEY_DERIVATION_WORKERS: '3' }, workerUrl);
-    expect(three?.size).toBe(3);
-    await three?.close();
-  });
 });

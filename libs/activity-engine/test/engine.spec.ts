@@ -9,7 +9,7 @@ import { stopTestPostgres } from '@latchkey/persistence/testing';
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type TEngine } from '../src/index.js';
-import { createFixture, type TFixture, type TKeyPair } from './fixture.js';
+import { createFixture, type TFixture, type TKeyPair } from '../src/testing/fixture.js';
 
 let f: TFixture;
 let store: TStore;

@@ -10,7 +10,7 @@ import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadServerPublicKeys } from '../src/index.js';
-import { createFixture, type TFixture } from './fixture.js';
+import { createFixture, type TFixture } from '../src/testing/fixture.js';
 
 let f: TFixture;
 let signerPublicKey: string;

@@ -5,7 +5,7 @@
 import { generateP256KeyPair, newId } from '@latchkey/crypto';
 import type { TActivity } from '@latchkey/domain';
 import { expect } from 'vitest';
-import type { TFixture, TKeyPair } from './fixture.js';
+import type { TFixture, TKeyPair } from '../src/testing/fixture.js';
 
 /** An `apiKeys[]` item of create_users / create_api_keys for a P-256 key. */
 export const p256Key = (name: string, kp: TKeyPair = generateP256KeyPair()) => ({ apiKeyName: name, publicKey: kp.publicKey, curveType: 'API_KEY_CURVE_P256' });

@@ -9,19 +9,27 @@ import { generateP256KeyPair, newId, signP256, signVerificationToken, type TVeri
 import { AppError, type TActivity } from '@latchkey/domain';
 import { stopTestPostgres } from '@latchkey/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withServerKey } from '../src/engine/services.js';
-import { createFixture, type TFixture, type TKeyPair } from './fixture.js';
+import { withServerKey } from '../src/keys/server-keys.js';
+import { createFixture, type TFixture, type TKeyPair } from '../src/testing/fixture.js';
 
 let f: TFixture;
-const mails: { to: string; subject: string }[] = [];
+const mails: { to: string; subject: string }[] = []; // what the message port was asked to send
 
 beforeAll(async () => {
   f = await createFixture({
     services: {
-      mail: {
-        async send(m) {
-          mails.push({ to: String(m.to), subject: m.subject });
-          return { messageId: newId() };
+      messages: {
+        async otpEmail(to) {
+          mails.push({ to, subject: 'otp' });
+        },
+        async otpSms(to) {
+          mails.push({ to, subject: 'otp sms' });
+        },
+        async emailAuth(to) {
+          mails.push({ to, subject: 'email auth' });
+        },
+        async recovery(to) {
+          mails.push({ to, subject: 'recovery' });
         },
       },
       // A stand-in issuer: the "id_token" is the JSON of its claims (the real verifier has its own tests).

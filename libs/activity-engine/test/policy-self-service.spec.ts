@@ -9,7 +9,7 @@ import { generateP256KeyPair } from '@latchkey/crypto';
 import type { TActivity } from '@latchkey/domain';
 import { stopTestPostgres } from '@latchkey/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixture, type TFixture, type TKeyPair } from './fixture.js';
+import { createFixture, type TFixture, type TKeyPair } from '../src/testing/fixture.js';
 import { completed, createPolicy, deletePolicy, member, p256Key } from './helpers.js';
 
 const CREATE_API_KEYS = 'ACTIVITY_TYPE_CREATE_API_KEYS_V2';

@@ -2,8 +2,8 @@
 import { encodeAddress, publicKeyForCurve } from '@latchkey/crypto';
 import { stopTestPostgres } from '@latchkey/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { privateKeyAad } from '../src/activities/create-private-keys/create-private-keys.js';
-import { createFixture, type TFixture } from './fixture.js';
+import { privateKeyAad } from '../src/keys/vault-aad.js';
+import { createFixture, type TFixture } from '../src/testing/fixture.js';
 
 let f: TFixture;
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import { createAuthCache } from '../src/index.js';
 import { stopTestPostgres } from '@latchkey/persistence/testing';
 import { Signature, Transaction, hashMessage, recoverAddress } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixture, type TFixture } from './fixture.js';
+import { createFixture, type TFixture } from '../src/testing/fixture.js';
 
 let f: TFixture;
 beforeAll(async () => {

@@ -13,8 +13,8 @@ import { createStore, openDatabase, runMigrations, startChangeFeed, type TChange
 import { createTestDatabase, stopTestPostgres, type TTestDatabase } from '@latchkey/persistence/testing';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrapInstallation, createEngine, ensureServerKeys, type TEngine } from '../src/index.js';
-import { createFixture, type TFixture, type TKeyPair } from './fixture.js';
+import { createEngine, createRootOrganization, ensureServerKeys, type TEngine } from '../src/index.js';
+import { createFixture, type TFixture, type TKeyPair } from '../src/testing/fixture.js';
 
 let f: TFixture;
 beforeAll(async () => {
@@ -442,7 +442,7 @@ describe('auth caches of several processes', () => {
     const store = createStore(db.prisma);
     await ensureServerKeys(store, vault);
     const kp = generateP256KeyPair();
-    const boot = await bootstrapInstallation(store, { rootApiPublicKey: kp.publicKey });
+    const boot = await store.transaction((tx) => createRootOrganization(tx, { organizationName: 'Root organization', userName: 'root', apiPublicKey: kp.publicKey, apiKeyName: 'bootstrap' }));
     root = { ...kp, organizationId: boot.organizationId, userId: boot.userId };
   });
   afterAll(async () => {

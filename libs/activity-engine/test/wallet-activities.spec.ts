@@ -1,7 +1,7 @@
 /** Wallet activities beyond create_wallet, against a real database. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopTestPostgres } from '@latchkey/persistence/testing';
-import { createFixture, type TFixture } from './fixture.js';
+import { createFixture, type TFixture } from '../src/testing/fixture.js';
 
 let f: TFixture;
 beforeAll(async () => {

@@ -67,6 +67,7 @@ export * from './signing/index.js';
 export * from './chains/index.js';
 
 export { LoginTokenError, ClientSignatureError, type TLoginTokenErrorReason, type TClientSignatureErrorReason } from './login/login-errors.js';
+export { oidcNonceForPublicKey } from './login/oidc-nonce.js';
 export { SESSION_TYPES, decodeSessionJwt, signSessionJwt, verifySessionJwt, type TDecodedSessionJwt, type TSessionJwtClaims } from './login/session-jwt.js';
 export { VERIFICATION_TYPES, signVerificationToken, verifyVerificationToken, type TVerificationTokenClaims, type TVerificationType } from './login/verification-token.js';
 export { MAX_ENCRYPTED_OTP_BUNDLE_LENGTH, createOtpEncryptionTargetBundle, openEncryptedOtpBundle, type TCreateOtpEncryptionTargetBundleParams, type TOpenedOtpBundle } from './login/otp-bundle.js';

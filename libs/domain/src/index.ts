@@ -16,3 +16,4 @@ export * from './activities/oauth2.js';
 export * from './activities/policies.js';
 export * from './errors.js';
 export * from './config.js';
+export * from './messages.js';

@@ -1,7 +1,7 @@
 /** `$LATCHKEY_DATA_DIR/bootstrap.json` (mode 0600): the first root organization's credentials. */
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { TBootstrapResult, TServerPublicKeys } from '@latchkey/activity-engine';
+import type { TBootstrapResult, TServerPublicKeys } from '@latchkey/platform';
 
 export interface TBootstrapFile extends TServerPublicKeys {
   organizationId: string;

@@ -5,7 +5,7 @@
  * OpenID issuer of the tokens oauth2_authenticate hands out, so any OIDC verifier (oauth_login's
  * included) checks them the standard way.
  */
-import { OIDC_DISCOVERY_PATH, OIDC_JWKS_PATH, oidcDiscoveryDocument, oidcIssuerJwks, type TServerPublicKeys } from '@latchkey/activity-engine';
+import { OIDC_DISCOVERY_PATH, OIDC_JWKS_PATH, oidcDiscoveryDocument, oidcIssuerJwks, type TServerPublicKeys } from '@latchkey/platform';
 import type { FastifyInstance } from 'fastify';
 
 /**

@@ -22,8 +22,8 @@ import type { Organization, TStore } from '@latchkey/persistence';
 import type { TAuthCache } from './auth-cache.js';
 import type { TPrincipal } from './principal.js';
 import type { TEngineServices } from './services.js';
-import { oidcNonceForPublicKey } from '../oidc/oidc-verifier.js';
-import { assertLoginFeature, otpFeature, resolveUserByContact, resolveUserByOidc, type TLoginUser } from '../activities/sessions/resolve-login-user.js';
+import { oidcNonceForPublicKey } from '@latchkey/crypto';
+import { assertLoginFeature, otpFeature, resolveUserByContact, resolveUserByOidc, type TLoginUser } from './resolve-login-user.js';
 
 const STAMP_ERROR_CODES: Record<StampError['reason'], TErrorCode> = {
   SIGNATURE_MISSING: 'SIGNATURE_MISSING',

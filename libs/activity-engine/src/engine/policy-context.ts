@@ -5,7 +5,7 @@
  * touch is absent, so a policy that reads it gets a MissingField error and does not apply.
  */
 import type { TRepositories } from '@latchkey/persistence';
-import { createConditionContext, type TConditionContextInput, type TPolicyPrivateKey, type TPolicyWallet } from '../policy/index.js';
+import { createConditionContext, type TConditionContextInput, type TPolicyPrivateKey, type TPolicyWallet } from '@latchkey/policy';
 import type { TPolicyRequest } from './policy-decision.js';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);

@@ -22,7 +22,7 @@
  */
 import type { TPolicyOutcomeName, TPolicyOutcomeRecord } from '@latchkey/domain';
 import type { Policy, TRepositories } from '@latchkey/persistence';
-import { ROOT_QUORUM_ACTIVITY_TYPES, childrenOf, evaluatePolicyExpression, isEmptyExpression, parsePolicyExpression, type TExpr } from '../policy/index.js';
+import { ROOT_QUORUM_ACTIVITY_TYPES, childrenOf, evaluatePolicyExpression, isEmptyExpression, parsePolicyExpression, type TExpr } from '@latchkey/policy';
 import type { TPrincipal } from './principal.js';
 
 export type TPolicyOutcome = 'OUTCOME_ALLOW' | 'OUTCOME_REQUIRES_CONSENSUS' | 'OUTCOME_DENY_EXPLICIT' | 'OUTCOME_DENY_IMPLICIT';

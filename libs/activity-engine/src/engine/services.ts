@@ -1,59 +1,85 @@
 /**
- * What handlers reach beyond the database: the server's own keys (opened from the vault for one
- * operation), message delivery (e-mail, SMS) and OIDC token verification. The launcher builds the
- * real ones from the configuration; tests pass their own (a real SMTP capture server, a real
- * OpenID provider), behind the same interfaces.
+ * The ports of the engine: what handlers reach beyond the database and the vault, declared here
+ * as the engine needs them and implemented outside it — message delivery by `@latchkey/delivery`,
+ * id-token verification and the OAuth 2.0 providers by `@latchkey/identity-providers`, the
+ * derivation pool by `@latchkey/crypto`. `@latchkey/platform` plugs the real ones in; tests pass
+ * their own (a real SMTP capture server, a real OpenID provider) behind the same interfaces.
  */
-import type { TDerivationPool, TKeyVault } from '@latchkey/crypto';
-import type { TRepositories } from '@latchkey/persistence';
-import type { TMailer } from '../delivery/mailer.js';
-import type { TSmsProvider } from '../delivery/sms.js';
-import type { TOidcVerifier } from '../oidc/oidc-verifier.js';
-import type { TOauth2Config } from '../activities/oauth2/oauth2-config.js';
-import { serverKeyAad, type TServerKeyPurpose } from '../installation/installation.js';
+import type { TDerivationPool } from '@latchkey/crypto';
+import type { TMessageSender, TOauth2Provider } from '@latchkey/domain';
+import type { TServerKey } from '../keys/server-keys.js';
 
-/** The parts of a mailer and an SMS provider handlers use (delivery/ has the real ones). */
-export type TMailSender = Pick<TMailer, 'send'>;
-export type TSmsSender = Pick<TSmsProvider, 'send'>;
+export type { TMessageSender } from '@latchkey/domain';
 
-export type { TVerifiedIdToken } from '../oidc/oidc-verifier.js';
-/** The part of the OIDC verifier handlers use (oidc/ has the real one). */
-export type TIdTokenVerifier = Pick<TOidcVerifier, 'verify'>;
+/** An id_token whose signature, issuer, expiry and (when asked) nonce and audience were checked. */
+export interface TVerifiedIdToken {
+  iss: string;
+  sub: string;
+  /** The audience the token was accepted for. */
+  aud: string;
+  audiences: string[];
+  nonce?: string;
+  email?: string;
+  emailVerified?: boolean;
+  claims: Record<string, unknown>;
+}
+
+export interface TIdTokenVerifyOptions {
+  expectedNonce?: string;
+  /** When given, `aud` must contain one of them. */
+  expectedAudiences?: string[];
+  now?: Date;
+  /** When given, `iss` must be one of them. */
+  allowedIssuers?: string[];
+}
+
+/** Verifies OIDC id_tokens. @throws AppError (400/401) for a token that does not verify, 503 when the issuer cannot be reached */
+export interface TIdTokenVerifier {
+  verify(token: string, options: TIdTokenVerifyOptions): Promise<TVerifiedIdToken>;
+}
+
+export interface TOauth2CodeExchange {
+  clientId: string;
+  clientSecret: string;
+  code: string;
+  redirectUri: string;
+  codeVerifier: string;
+}
+
+/** The claims of an id_token Latchkey issues for oauth2_authenticate. */
+export interface TIssuedIdToken {
+  subject: string;
+  audience: string;
+  nonce: string;
+  jti: string;
+  now: Date;
+  encryptedBearerToken?: string;
+}
+
+/** oauth2_authenticate's providers (X, Discord) and Latchkey's own OIDC issuer. */
+export interface TOauth2Providers {
+  /**
+   * Exchanges an authorization code (PKCE) at the provider and reads the user's id.
+   * @returns the access token and the subject, namespaced by provider (`x:123`)
+   * @throws AppError BAD_REQUEST when the provider refuses, UNAVAILABLE when it cannot be reached
+   */
+  authenticate(provider: TOauth2Provider, exchange: TOauth2CodeExchange): Promise<{ accessToken: string; subject: string }>;
+  /** Signs an id_token as Latchkey's issuer with the `oidc_issuer` server key. */
+  signIdToken(key: TServerKey, claims: TIssuedIdToken): Promise<string>;
+}
 
 export interface TEngineServices {
-  mail: TMailSender;
-  sms: TSmsSender;
+  messages: TMessageSender;
   oidc: TIdTokenVerifier;
-  /** oauth2_authenticate's provider endpoints and Latchkey's issuer URL; absent: that activity is refused. */
-  oauth2?: TOauth2Config;
+  /** oauth2_authenticate's providers; absent: that activity is refused. */
+  oauth2?: TOauth2Providers;
   /** Worker threads for large account batches (derivation-pool.ts); absent: derivation runs inline. */
   derivation?: TDerivationPool;
-}
-
-export interface TServerKey {
-  privateKey: Uint8Array;
-  publicKeyUncompressedHex: string;
-}
-
-/** Runs `fn` with one of the server's keys, wiping the private half afterwards. */
-export async function withServerKey<T>(
-  tx: Pick<TRepositories, 'system'>,
-  vault: TKeyVault,
-  purpose: TServerKeyPurpose,
-  fn: (key: TServerKey) => T | Promise<T>,
-): Promise<T> {
-  const row = (await tx.system.serverKeys()).find((k) => k.purpose === purpose);
-  if (!row) throw new Error(`the server key ${purpose} is missing; run \`latchkey migrate\``);
-  const key = { privateKey: vault.open(row.sealedPrivateKey, serverKeyAad(purpose)), publicKeyUncompressedHex: row.publicKey };
-  try {
-    return await fn(key);
-  } finally {
-    key.privateKey.fill(0);
-  }
 }
 
 /** Services that refuse to deliver: for engines that run no login flows (tools, some tests). */
 export function unconfiguredServices(): TEngineServices {
   const refuse = (what: string) => () => Promise.reject(new Error(`${what} is not configured in this process`));
-  return { mail: { send: refuse('e-mail delivery') }, sms: { send: refuse('SMS delivery') }, oidc: { verify: refuse('OIDC verification') } };
+  const mail = refuse('message delivery');
+  return { messages: { otpEmail: mail, otpSms: mail, emailAuth: mail, recovery: mail }, oidc: { verify: refuse('OIDC verification') } };
 }

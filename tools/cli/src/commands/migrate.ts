@@ -3,7 +3,7 @@
  * For scale-out deployments that migrate before rolling out app processes.
  */
 import { join, resolve } from 'node:path';
-import { assertVaultKey, bootstrapInstallation, ensureServerKeys, loadVault } from '@latchkey/activity-engine';
+import { assertVaultKey, bootstrapInstallation, ensureServerKeys, loadVault } from '@latchkey/platform';
 import type { TConfig } from '@latchkey/domain';
 import { createStore, openDatabase } from '@latchkey/persistence';
 import { writeBootstrapFile } from '../bootstrap-file.js';

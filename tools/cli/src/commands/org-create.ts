@@ -1,5 +1,5 @@
 /** `latchkey org create --name N --user-name U --api-public-key HEX`: another root organization. */
-import { createRootOrganization, type TCreatedOrganization } from '@latchkey/activity-engine';
+import { createRootOrganization, type TCreatedOrganization } from '@latchkey/platform';
 import { isCompressedP256PublicKey } from '@latchkey/crypto';
 import type { TConfig } from '@latchkey/domain';
 import { createStore, openDatabase } from '@latchkey/persistence';

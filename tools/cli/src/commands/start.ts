@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assertVaultKey, bootstrapInstallation, ensureServerKeys, loadVault } from '@latchkey/activity-engine';
+import { assertVaultKey, bootstrapInstallation, ensureServerKeys, loadVault } from '@latchkey/platform';
 import type { TConfig } from '@latchkey/domain';
 import { createLogger } from '@latchkey/http';
 import { createStore, openDatabase } from '@latchkey/persistence';

@@ -2,7 +2,7 @@
  * oauth2_authenticate: a login through an OAuth 2.0 provider that issues no id_token (X, Discord).
  * The authorization code (PKCE) is exchanged at the provider's token endpoint with the
  * organization's client credential, the provider's user-info endpoint names the user, and
- * Latchkey answers with an OIDC token it signs itself (oidc-issuer.ts has its claims). That token
+ * Latchkey answers with an OIDC token it signs itself (@latchkey/identity-providers signs it; its claims are documented there). That token
  * then goes to oauth_login (nonce = sha256 of the session key) like any OpenID provider's, and is
  * matched against the user's OAuth provider (iss = Latchkey's issuer URL, sub, aud = client id).
  *
@@ -16,13 +16,9 @@
 import { decompressP256PublicKey, hpkeSeal, newId } from '@latchkey/crypto';
 import { AppError, ZOauth2AuthenticateIntentSchema, type TOauth2AuthenticateIntent } from '@latchkey/domain';
 import type { TActivityContext, TActivityDefinition } from '../../engine/activity-definition.js';
-import { withServerKey } from '../../engine/services.js';
-import { subjectPrefix } from './oauth2-config.js';
-import { clientSecretAad, notFound, providerOf, type TOauth2CredentialRow } from './oauth2-credentials.js';
-import { signOidcToken } from './oidc-issuer.js';
-import { exchangeAuthorizationCode, fetchProviderUserId, Oauth2ProviderError, type TProviderCall } from './provider-exchange.js';
-
-const DEFAULT_TIMEOUT_MS = 10_000;
+import { withServerKey } from '../../keys/server-keys.js';
+import { oauth2ClientSecretAad } from '../../keys/vault-aad.js';
+import { notFound, providerOf, type TOauth2CredentialRow } from './oauth2-credentials-shared.js';
 
 async function findCredential(ctx: TActivityContext, id: string): Promise<TOauth2CredentialRow> {
   const own = await ctx.tx.oauth2Credentials.findById(ctx.organizationId, id);
@@ -31,12 +27,6 @@ async function findCredential(ctx: TActivityContext, id: string): Promise<TOauth
   const inParent = org?.parentOrganizationId ? await ctx.tx.oauth2Credentials.findById(org.parentOrganizationId, id) : null;
   if (inParent) return inParent;
   throw notFound(id);
-}
-
-/** Provider failures as the client sees them: its refusal is the caller's error (400), its outage a 503. */
-function appErrorOf(e: unknown): unknown {
-  if (!(e instanceof Oauth2ProviderError)) return e;
-  return e.reason === 'REFUSED' ? new AppError('BAD_REQUEST', e.message, { field: 'authCode' }) : new AppError('UNAVAILABLE', e.message);
 }
 
 /** The provider's access token, HPKE-sealed to the caller's key, as `{"encappedPublic","ciphertext"}` hex JSON. */
@@ -63,35 +53,29 @@ export const oauth2Authenticate: TActivityDefinition<TOauth2AuthenticateIntent, 
     }
   },
   async handle(ctx, p) {
-    const config = ctx.services.oauth2;
-    if (!config) throw new AppError('UNAVAILABLE', 'OAuth 2.0 logins are not configured in this process');
+    const providers = ctx.services.oauth2;
+    if (!providers) throw new AppError('UNAVAILABLE', 'OAuth 2.0 logins are not configured in this process');
     const credential = await findCredential(ctx, p.oauth2CredentialId);
     const provider = providerOf(credential);
-    const call: TProviderCall = { provider, endpoints: config.providers[provider], timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS, fetch: config.fetch ?? fetch };
 
-    const secret = ctx.vault.open(credential.sealedClientSecret, clientSecretAad(credential.id));
-    let accessToken: string;
-    let providerUserId: string;
+    const secret = ctx.vault.open(credential.sealedClientSecret, oauth2ClientSecretAad(credential.id));
+    let signedIn: { accessToken: string; subject: string };
     try {
-      ({ accessToken } = await exchangeAuthorizationCode(call, {
+      signedIn = await providers.authenticate(provider, {
         clientId: credential.clientId,
         clientSecret: new TextDecoder().decode(secret),
         code: p.authCode,
         redirectUri: p.redirectUri,
         codeVerifier: p.codeVerifier,
-      }));
-      providerUserId = await fetchProviderUserId(call, accessToken);
-    } catch (e) {
-      throw appErrorOf(e);
+      });
     } finally {
       secret.fill(0);
     }
 
-    const encryptedBearerToken = p.bearerTokenTargetPublicKey ? await encryptBearerToken(accessToken, p.bearerTokenTargetPublicKey) : undefined;
+    const encryptedBearerToken = p.bearerTokenTargetPublicKey ? await encryptBearerToken(signedIn.accessToken, p.bearerTokenTargetPublicKey) : undefined;
     const oidcToken = await withServerKey(ctx.tx, ctx.vault, 'oidc_issuer', (key) =>
-      signOidcToken(key, {
-        issuer: config.issuer,
-        subject: `${subjectPrefix(provider)}${providerUserId}`,
+      providers.signIdToken(key, {
+        subject: signedIn.subject,
         audience: credential.clientId,
         nonce: p.nonce,
         jti: newId(),

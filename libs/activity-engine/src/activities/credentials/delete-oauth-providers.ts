@@ -1,0 +1,36 @@
+/**
+ * create_oauth_providers (V2: by `oidcToken`, verified against its issuer, or by `oidcClaims`
+ * {iss, sub, aud} given by a trusted caller) and delete_oauth_providers — the OIDC identities that
+ * log a user in through oauth_login / oauth. Policy: CREDENTIAL / CREATE and DELETE; implicitly
+ * allowed for one's own user.
+ *
+ * Who may give bare `oidcClaims` (assertOidcClaimsAllowed): Turnkey documents no rule beyond
+ * "exactly one of oidcToken and oidcClaims"; its SDKs send claims for an identity the same
+ * request proves with a token (the token's iss and sub for the app's other client IDs), and an
+ * app's backend sends them when it creates the sub-organization. Claims taken on anyone's word
+ * would let any end user (the root user of its own sub-organization) take another person's
+ * (iss, sub, aud) and make that person's login aimed at the parent a CREDENTIAL_CONFLICT. So:
+ * in a sub-organization a claim needs a token of the same issuer and subject in the same request;
+ * in a top-level organization, a root user may also give claims alone.
+ */
+import { AppError, ZDeleteOauthProvidersIntentSchema, type TDeleteOauthProvidersIntent } from '@latchkey/domain';
+import type { TActivityDefinition } from '../../engine/activity-definition.js';
+import { assertUserExists } from '../../identity/add-user-credentials.js';
+
+export const deleteOauthProviders: TActivityDefinition<TDeleteOauthProvidersIntent, { providerIds: string[] }> = {
+  path: 'delete_oauth_providers',
+  versions: [{ type: 'ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS', intentKey: 'deleteOauthProvidersIntent', resultKey: 'deleteOauthProvidersResult' }],
+  resource: 'CREDENTIAL',
+  action: 'DELETE',
+  access: { selfService: true },
+  onFailure: 'reject',
+  params: ZDeleteOauthProvidersIntentSchema,
+  async handle(ctx, p) {
+    await assertUserExists(ctx, p.userId);
+    const wanted = [...new Set(p.providerIds)];
+    const deleted = await ctx.tx.credentials.deleteOauthProviders(ctx.organizationId, p.userId, wanted, ctx.now);
+    const missing = wanted.filter((id) => !deleted.includes(id));
+    if (missing.length > 0) throw new AppError('NOT_FOUND', `OAuth providers not found for user ${p.userId}: ${missing.join(', ')}`, { providerIds: missing });
+    return { providerIds: wanted };
+  },
+};

@@ -1,0 +1,28 @@
+/**
+ * The older OTP flow: init_otp_auth (V3) sends a code to an existing user's e-mail or phone;
+ * otp_auth checks the plain code and returns a credential bundle (a fresh P-256 API key of type
+ * OTP_AUTH, 15 minutes by default, encrypted to `targetPublicKey`). Policy: AUTH / CREATE.
+ */
+import { AppError, ZInitOtpIntentSchema, type TInitOtpIntent } from '@latchkey/domain';
+import type { TActivityDefinition } from '../../../engine/activity-definition.js';
+import { assertLoginFeature, resolveUserByContact } from '../../../engine/resolve-login-user.js';
+import { otpFeature } from '../../../engine/resolve-login-user.js';
+import { sendOtp } from '../../../identity/otp-flow.js';
+
+export const initOtpAuth: TActivityDefinition<TInitOtpIntent, { otpId: string }> = {
+  path: 'init_otp_auth',
+  versions: [{ type: 'ACTIVITY_TYPE_INIT_OTP_AUTH_V3', intentKey: 'initOtpAuthIntentV3', resultKey: 'initOtpAuthResultV2' }],
+  resource: 'AUTH',
+  action: 'CREATE',
+  access: { parentMayAct: true },
+  onFailure: 'reject',
+  params: ZInitOtpIntentSchema,
+  async handle(ctx, p) {
+    const who = await resolveUserByContact(ctx.tx, ctx.organizationId, p.otpType, p.contact);
+    if (who.organizationId !== ctx.organizationId) {
+      throw new AppError('BAD_REQUEST', `init_otp_auth must target the user's own organization (${who.organizationId})`, { organizationId: who.organizationId });
+    }
+    await assertLoginFeature(ctx.tx, ctx.organizationId, otpFeature(p.otpType));
+    return { otpId: await sendOtp(ctx, p, { kind: 'OTP_AUTH', userId: who.userId }) };
+  },
+};

@@ -1,0 +1,37 @@
+/**
+ * Account recovery by e-mail. init_user_email_recovery (V2): a credential bundle holding a
+ * recovery key (type RECOVER_USER, 15 minutes by default) is mailed to the user; that key can do
+ * one thing — recover_user, which adds a new passkey to its own user and spends the key. Needs
+ * FEATURE_NAME_EMAIL_RECOVERY on a sub-organization. Policy: RECOVERY / CREATE, and
+ * CREDENTIAL / CREATE for recover_user (implicit for the recovering user).
+ */
+import { ZInitUserEmailRecoveryIntentSchema, type TInitUserEmailRecoveryIntent } from '@latchkey/domain';
+import type { TActivityDefinition } from '../../../engine/activity-definition.js';
+import { senderFields } from '../../../identity/sender-fields.js';
+import { issueCredentialBundle, sessionSeconds } from '../../../identity/issue-session.js';
+import { assertLoginFeature, resolveUserByContact } from '../../../engine/resolve-login-user.js';
+import { RECOVERY_CREDENTIAL_TYPE } from './recovery-shared.js';
+
+export const initUserEmailRecovery: TActivityDefinition<TInitUserEmailRecoveryIntent, { userId: string }> = {
+  path: 'init_user_email_recovery',
+  versions: [{ type: 'ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2', intentKey: 'initUserEmailRecoveryIntentV2', resultKey: 'initUserEmailRecoveryResult' }],
+  resource: 'RECOVERY',
+  action: 'CREATE',
+  access: { parentMayAct: true },
+  onFailure: 'reject',
+  params: ZInitUserEmailRecoveryIntentSchema,
+  async handle(ctx, p) {
+    const who = await resolveUserByContact(ctx.tx, ctx.organizationId, 'OTP_TYPE_EMAIL', p.email);
+    await assertLoginFeature(ctx.tx, who.organizationId, 'FEATURE_NAME_EMAIL_RECOVERY');
+    const { credentialBundle } = await issueCredentialBundle({ ...ctx, organizationId: who.organizationId }, {
+      userId: who.userId,
+      targetPublicKey: p.targetPublicKey,
+      credentialType: RECOVERY_CREDENTIAL_TYPE,
+      apiKeyName: `Recovery - ${ctx.now.getTime()}`,
+      expirationSeconds: p.expirationSeconds,
+      invalidateExisting: true,
+    });
+    await ctx.services.messages.recovery(p.email, { credentialBundle, expiresInSeconds: sessionSeconds(p.expirationSeconds), emailCustomization: p.emailCustomization, ...senderFields(p) });
+    return { userId: who.userId };
+  },
+};

@@ -1,0 +1,34 @@
+/**
+ * create_read_write_session (V2) — a read-write session as a credential bundle: the server makes
+ * the session key and encrypts it to the client's `targetPublicKey`. For the signing user, or
+ * another user of the organization named by `userId`. Policy: AUTH / CREATE; implicitly allowed
+ * for oneself only: a session for someone else needs the root quorum or an allowing policy, and
+ * the handler does not second-guess what the policies allowed.
+ */
+import { AppError, ZCreateReadWriteSessionIntentSchema, type TCreateReadWriteSessionIntent, type TCreateReadWriteSessionResult } from '@latchkey/domain';
+import type { TActivityDefinition } from '../../../engine/activity-definition.js';
+import { issueCredentialBundle } from '../../../identity/issue-session.js';
+
+export const createReadWriteSession: TActivityDefinition<TCreateReadWriteSessionIntent, TCreateReadWriteSessionResult> = {
+  path: 'create_read_write_session',
+  versions: [{ type: 'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2', intentKey: 'createReadWriteSessionIntentV2', resultKey: 'createReadWriteSessionResultV2' }],
+  resource: 'AUTH',
+  action: 'CREATE',
+  access: { loginViaParent: true, selfService: true },
+  onFailure: 'reject',
+  params: ZCreateReadWriteSessionIntentSchema,
+  async handle(ctx, p) {
+    const userId = p.userId ?? ctx.principal.userId;
+    const [org, user] = await Promise.all([ctx.tx.organizations.findById(ctx.organizationId), ctx.tx.users.findById(ctx.organizationId, userId)]);
+    if (!org || !user) throw new AppError('NOT_FOUND', `user not found: ${userId}`, { userId });
+    const { apiKeyId, credentialBundle } = await issueCredentialBundle(ctx, {
+      userId,
+      targetPublicKey: p.targetPublicKey,
+      credentialType: 'CREDENTIAL_TYPE_READ_WRITE_SESSION_KEY_P256',
+      apiKeyName: p.apiKeyName ?? `Read Write Session - ${ctx.now.toISOString()}`,
+      expirationSeconds: p.expirationSeconds,
+      invalidateExisting: p.invalidateExisting,
+    });
+    return { organizationId: org.id, organizationName: org.name, userId, username: user.userName, apiKeyId, credentialBundle };
+  },
+};

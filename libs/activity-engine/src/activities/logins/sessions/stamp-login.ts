@@ -1,0 +1,42 @@
+/**
+ * stamp_login — the signer logs itself in: the client's fresh P-256 key becomes a session key of
+ * the signing user (15 minutes by default) and the answer is the session JWT. Sent by
+ * `loginWithPasskey` aimed at the parent organization with a sub-organization's passkey, so it
+ * accepts logins through the parent; and with `X-Stamp-Attested` (`loginWithOtp`/`loginWithOauth`),
+ * a key vouched for by a verification token (spent here, once) or an OIDC token. Policy: SESSION / CREATE,
+ * implicitly allowed for oneself.
+ */
+import { AppError, ZStampLoginIntentSchema, type TSessionResult, type TStampLoginIntent } from '@latchkey/domain';
+import type { TRepositories } from '@latchkey/persistence';
+import type { TActivityDefinition } from '../../../engine/activity-definition.js';
+import type { TPrincipal } from '../../../engine/principal.js';
+import { issueLoginSession } from '../../../identity/issue-session.js';
+
+export const stampLogin: TActivityDefinition<TStampLoginIntent, TSessionResult> = {
+  path: 'stamp_login',
+  versions: [{ type: 'ACTIVITY_TYPE_STAMP_LOGIN', intentKey: 'stampLoginIntent', resultKey: 'stampLoginResult' }],
+  resource: 'AUTH',
+  action: 'CREATE',
+  access: { loginViaParent: true, selfService: true, attested: true },
+  onFailure: 'reject',
+  params: ZStampLoginIntentSchema,
+  async handle(ctx, p) {
+    // An attested verification token is spent here, with the session, and not at authentication:
+    // a request refused before this point (policy, parameters, timestamp) leaves it usable.
+    await spendAttestation(ctx.tx, ctx.principal, ctx.organizationId);
+    return issueLoginSession(ctx, { userId: ctx.principal.userId, publicKey: p.publicKey, expirationSeconds: p.expirationSeconds, invalidateExisting: p.invalidateExisting });
+  },
+};
+
+/**
+ * Spends the verification token an `X-Stamp-Attested` principal was vouched for by, in `tx`: by
+ * the stamp_login that runs, or — when a policy makes that stamp_login wait for approval — by its
+ * submission, since the approval runs it later without the token. Other principals: nothing.
+ * @throws AppError UNAUTHENTICATED when the token was already used
+ */
+export async function spendAttestation(tx: TRepositories, principal: TPrincipal, organizationId: string): Promise<void> {
+  const cred = principal.credential;
+  if (cred.kind === 'attested' && cred.verificationTokenId && !(await tx.logins.spendVerificationToken(cred.verificationTokenId, organizationId))) {
+    throw new AppError('UNAUTHENTICATED', 'attested stamp refused: the verification token was already used');
+  }
+}

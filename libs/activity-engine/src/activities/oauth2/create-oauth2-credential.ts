@@ -1,0 +1,37 @@
+/**
+ * An organization's OAuth 2.0 clients at X or Discord: create / update / delete_oauth2_credential,
+ * and the queries get_oauth2_credential and list_oauth2_credentials. Policy: AUTH / CREATE,
+ * UPDATE, DELETE (the notes §7 list has no resource of its own for them).
+ *
+ * The client secret arrives encrypted to the server's TLS-fetcher key (`@turnkey/crypto`
+ * `encryptOauth2ClientSecret(secret, tlsFetcherPublicKey)`, a QOS envelope). It is opened here
+ * once, checked, and re-sealed by the key vault bound to the credential's id; the client's
+ * envelope is kept too, because get/list return it as Turnkey does. The secret itself is never
+ * stored, logged or returned.
+ */
+import { newId } from '@latchkey/crypto';
+import { ZCreateOauth2CredentialIntentSchema, type TCreateOauth2CredentialIntent } from '@latchkey/domain';
+import type { TActivityDefinition } from '../../engine/activity-definition.js';
+import { sealedSecretFor } from './oauth2-credentials-shared.js';
+
+export const createOauth2Credential: TActivityDefinition<TCreateOauth2CredentialIntent, { oauth2CredentialId: string }> = {
+  path: 'create_oauth2_credential',
+  versions: [{ type: 'ACTIVITY_TYPE_CREATE_OAUTH2_CREDENTIAL', intentKey: 'createOauth2CredentialIntent', resultKey: 'createOauth2CredentialResult' }],
+  resource: 'AUTH',
+  action: 'CREATE',
+  params: ZCreateOauth2CredentialIntentSchema,
+  async handle(ctx, p) {
+    const id = newId();
+    const sealedClientSecret = await sealedSecretFor(ctx, id, p.encryptedClientSecret);
+    await ctx.tx.oauth2Credentials.create({
+      id,
+      organizationId: ctx.organizationId,
+      provider: p.provider,
+      clientId: p.clientId,
+      encryptedClientSecret: p.encryptedClientSecret.toLowerCase(),
+      sealedClientSecret,
+      createdAt: ctx.now,
+    });
+    return { oauth2CredentialId: id };
+  },
+};

@@ -1,0 +1,26 @@
+/**
+ * An organization's OAuth 2.0 clients at X or Discord: create / update / delete_oauth2_credential,
+ * and the queries get_oauth2_credential and list_oauth2_credentials. Policy: AUTH / CREATE,
+ * UPDATE, DELETE (the notes §7 list has no resource of its own for them).
+ *
+ * The client secret arrives encrypted to the server's TLS-fetcher key (`@turnkey/crypto`
+ * `encryptOauth2ClientSecret(secret, tlsFetcherPublicKey)`, a QOS envelope). It is opened here
+ * once, checked, and re-sealed by the key vault bound to the credential's id; the client's
+ * envelope is kept too, because get/list return it as Turnkey does. The secret itself is never
+ * stored, logged or returned.
+ */
+import { ZDeleteOauth2CredentialIntentSchema, type TDeleteOauth2CredentialIntent } from '@latchkey/domain';
+import type { TActivityDefinition } from '../../engine/activity-definition.js';
+import { notFound } from './oauth2-credentials-shared.js';
+
+export const deleteOauth2Credential: TActivityDefinition<TDeleteOauth2CredentialIntent, { oauth2CredentialId: string }> = {
+  path: 'delete_oauth2_credential',
+  versions: [{ type: 'ACTIVITY_TYPE_DELETE_OAUTH2_CREDENTIAL', intentKey: 'deleteOauth2CredentialIntent', resultKey: 'deleteOauth2CredentialResult' }],
+  resource: 'AUTH',
+  action: 'DELETE',
+  params: ZDeleteOauth2CredentialIntentSchema,
+  async handle(ctx, p) {
+    if (!(await ctx.tx.oauth2Credentials.delete(ctx.organizationId, p.oauth2CredentialId))) throw notFound(p.oauth2CredentialId);
+    return { oauth2CredentialId: p.oauth2CredentialId };
+  },
+};

@@ -1,0 +1,90 @@
+/**
+ * create_sub_organization (V7, V8) — an end user's own organization under the signer's: root
+ * users with their API keys, passkeys and OAuth providers, the root quorum, an optional wallet,
+ * and the login flows it allows (e-mail auth, e-mail recovery, SMS and OTP e-mail auth are on
+ * unless a `disable*` flag turns them off). A sign-up may carry an OTP `verificationToken` (and
+ * the `clientSignature` its key made), spent here so it serves once. Policy: ORGANIZATION / CREATE.
+ */
+import { createMnemonic, newId } from '@latchkey/crypto';
+import {
+  AppError,
+  ZCreateSubOrganizationIntentSchema,
+  type TCreateSubOrganizationIntent,
+  type TCreateSubOrganizationResult,
+  type TFeatureName,
+} from '@latchkey/domain';
+import type { TActivityContext, TActivityDefinition } from '../../engine/activity-definition.js';
+import { storeNewWallet, validateAccountParams } from '../../keys/wallet-accounts.js';
+import { assertApiKeysWellFormed } from '../../identity/add-user-credentials.js';
+import { checkCredentials, writeCredentials, type TCheckedCredentials } from '../../identity/add-user-credentials.js';
+import { verifySignupToken } from '../../identity/verification-tokens.js';
+
+/** The flows a new sub-organization allows, each unless its flag says otherwise. */
+const LOGIN_FEATURES: readonly [keyof TCreateSubOrganizationIntent, TFeatureName][] = [
+  ['disableEmailAuth', 'FEATURE_NAME_EMAIL_AUTH'],
+  ['disableEmailRecovery', 'FEATURE_NAME_EMAIL_RECOVERY'],
+  ['disableSmsAuth', 'FEATURE_NAME_SMS_AUTH'],
+  ['disableOtpEmailAuth', 'FEATURE_NAME_OTP_EMAIL_AUTH'],
+];
+
+function validate(p: TCreateSubOrganizationIntent): void {
+  if (p.rootQuorumThreshold > p.rootUsers.length) {
+    throw new AppError('BAD_REQUEST', `rootQuorumThreshold: ${p.rootQuorumThreshold} is more than the ${p.rootUsers.length} root user(s)`, { field: 'rootQuorumThreshold' });
+  }
+  if (p.wallet) validateAccountParams(p.wallet.accounts);
+  // One organization cannot hold the same API key twice (a stamp must name one user).
+  assertApiKeysWellFormed(p.rootUsers.flatMap((u, i) => u.apiKeys.map((params, j) => ({ path: `rootUsers[${i}].apiKeys[${j}]`, params }))));
+  if (p.clientSignature && !p.verificationToken) throw new AppError('BAD_REQUEST', 'clientSignature: only meaningful with a verificationToken', { field: 'clientSignature' });
+}
+
+async function handle(ctx: TActivityContext, p: TCreateSubOrganizationIntent): Promise<TCreateSubOrganizationResult> {
+  const parent = await ctx.tx.organizations.findById(ctx.organizationId);
+  if (!parent) throw new AppError('ORGANIZATION_NOT_FOUND', `organization not found: ${ctx.organizationId}`);
+  if (parent.parentOrganizationId) throw new AppError('BAD_REQUEST', 'a sub-organization cannot have sub-organizations of its own');
+
+  if (p.verificationToken) {
+    const token = await verifySignupToken(ctx, p.verificationToken, p.clientSignature, p);
+    const matches = p.rootUsers.some((u) =>
+      token.verificationType === 'OTP_TYPE_EMAIL' ? u.userEmail?.toLowerCase() === token.contact.toLowerCase() : u.userPhoneNumber === token.contact,
+    );
+    if (!matches) throw new AppError('BAD_REQUEST', 'verificationToken: its contact is not the e-mail or phone number of any root user', { field: 'verificationToken' });
+  }
+
+  // Every credential is checked before anything is written.
+  const checked: TCheckedCredentials[] = [];
+  for (const [i, u] of p.rootUsers.entries()) {
+    checked.push(await checkCredentials(ctx, u, (kind, j) => `rootUsers[${i}].${kind}[${j}]`, [ctx.organizationId]));
+  }
+
+  const subOrganizationId = newId();
+  await ctx.tx.organizations.create({ id: subOrganizationId, name: p.subOrganizationName, parentOrganizationId: ctx.organizationId, rootQuorumThreshold: p.rootQuorumThreshold });
+  const rootUserIds: string[] = [];
+  for (const [i, u] of p.rootUsers.entries()) {
+    const userId = newId();
+    await ctx.tx.users.create({ id: userId, organizationId: subOrganizationId, userName: u.userName, userEmail: u.userEmail ?? null, userPhoneNumber: u.userPhoneNumber ?? null });
+    await writeCredentials(ctx.tx, subOrganizationId, userId, checked[i]!);
+    rootUserIds.push(userId);
+  }
+  await ctx.tx.organizations.addRootQuorumMembers(subOrganizationId, rootUserIds);
+  for (const [flag, feature] of LOGIN_FEATURES) {
+    if (p[flag] !== true) await ctx.tx.organizations.setFeature(subOrganizationId, feature, '', ctx.now);
+  }
+  const wallet = p.wallet
+    ? await storeNewWallet({ ...ctx, organizationId: subOrganizationId }, { name: p.wallet.walletName, mnemonic: createMnemonic(p.wallet.mnemonicLength), accounts: p.wallet.accounts, imported: false })
+    : undefined;
+  return { subOrganizationId, ...(wallet ? { wallet } : {}), rootUserIds };
+}
+
+export const createSubOrganization: TActivityDefinition<TCreateSubOrganizationIntent, TCreateSubOrganizationResult> = {
+  path: 'create_sub_organization',
+  versions: [
+    { type: 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', intentKey: 'createSubOrganizationIntentV8', resultKey: 'createSubOrganizationResultV8' },
+    { type: 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7', intentKey: 'createSubOrganizationIntentV7', resultKey: 'createSubOrganizationResultV7' },
+  ],
+  resource: 'ORGANIZATION',
+  action: 'CREATE',
+  onFailure: 'reject',
+  params: ZCreateSubOrganizationIntentSchema,
+  validate,
+  handle,
+};

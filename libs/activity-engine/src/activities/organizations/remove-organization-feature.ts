@@ -1,0 +1,24 @@
+/**
+ * set_organization_feature / remove_organization_feature — switch an organization's features
+ * (`FEATURE_NAME_*`: webhook URL, e-mail auth and recovery, SMS and OTP e-mail auth, WebAuthn
+ * origins…). The result lists every feature now set. Policy: ORGANIZATION / UPDATE.
+ */
+import { AppError, ZRemoveOrganizationFeatureIntentSchema, type TOrganizationFeaturesResult, type TRemoveOrganizationFeatureIntent } from '@latchkey/domain';
+import type { TActivityDefinition } from '../../engine/activity-definition.js';
+import { currentFeatures } from './organization-features-shared.js';
+
+export const removeOrganizationFeature: TActivityDefinition<TRemoveOrganizationFeatureIntent, TOrganizationFeaturesResult> = {
+  path: 'remove_organization_feature',
+  versions: [{ type: 'ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE', intentKey: 'removeOrganizationFeatureIntent', resultKey: 'removeOrganizationFeatureResult' }],
+  resource: 'ORGANIZATION',
+  action: 'UPDATE',
+  onFailure: 'reject',
+  params: ZRemoveOrganizationFeatureIntentSchema,
+  async handle(ctx, p) {
+    if (!(await ctx.tx.organizations.removeFeature(ctx.organizationId, p.name))) {
+      throw new AppError('NOT_FOUND', `feature not set: ${p.name}`, { name: p.name });
+    }
+    await ctx.tx.notifyChange('organization', ctx.organizationId);
+    return currentFeatures(ctx.tx, ctx.organizationId);
+  },
+};

@@ -1,0 +1,32 @@
+/**
+ * Policies: create_policy (V3), create_policies, update_policy (V2), delete_policy,
+ * delete_policies. `condition` and `consensus` are parsed when the policy is written — a parse
+ * error is a 400 "invalid policy condition" / "invalid policy consensus" naming the position, so
+ * a stored policy never fails to parse at evaluation. Names are unique per organization ("policy
+ * label must be unique"). Policy: POLICY / CREATE, UPDATE, DELETE.
+ */
+import { ZCreatePoliciesIntentSchema, type TCreatePoliciesIntent } from '@latchkey/domain';
+import type { TActivityDefinition } from '../../engine/activity-definition.js';
+import { nameTaken, storePolicy, validatePolicy } from './policies-shared.js';
+
+export const createPolicies: TActivityDefinition<TCreatePoliciesIntent, { policyIds: string[] }> = {
+  path: 'create_policies',
+  versions: [{ type: 'ACTIVITY_TYPE_CREATE_POLICIES', intentKey: 'createPoliciesIntent', resultKey: 'createPoliciesResult' }],
+  resource: 'POLICY',
+  action: 'CREATE',
+  onFailure: 'reject',
+  params: ZCreatePoliciesIntentSchema,
+  validate(p) {
+    const names = new Set<string>();
+    p.policies.forEach((policy, i) => {
+      validatePolicy(policy, `policies.${i}.`);
+      if (names.has(policy.policyName)) throw nameTaken(policy.policyName);
+      names.add(policy.policyName);
+    });
+  },
+  async handle(ctx, p) {
+    const policyIds: string[] = [];
+    for (const policy of p.policies) policyIds.push(await storePolicy(ctx, policy));
+    return { policyIds };
+  },
+};

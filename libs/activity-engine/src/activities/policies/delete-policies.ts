@@ -1,0 +1,22 @@
+/**
+ * Policies: create_policy (V3), create_policies, update_policy (V2), delete_policy,
+ * delete_policies. `condition` and `consensus` are parsed when the policy is written — a parse
+ * error is a 400 "invalid policy condition" / "invalid policy consensus" naming the position, so
+ * a stored policy never fails to parse at evaluation. Names are unique per organization ("policy
+ * label must be unique"). Policy: POLICY / CREATE, UPDATE, DELETE.
+ */
+import { ZDeletePoliciesIntentSchema, type TDeletePoliciesIntent } from '@latchkey/domain';
+import type { TActivityDefinition } from '../../engine/activity-definition.js';
+import { deleteExisting } from './policies-shared.js';
+
+export const deletePolicies: TActivityDefinition<TDeletePoliciesIntent, { policyIds: string[] }> = {
+  path: 'delete_policies',
+  versions: [{ type: 'ACTIVITY_TYPE_DELETE_POLICIES', intentKey: 'deletePoliciesIntent', resultKey: 'deletePoliciesResult' }],
+  resource: 'POLICY',
+  action: 'DELETE',
+  onFailure: 'reject',
+  params: ZDeletePoliciesIntentSchema,
+  async handle(ctx, p) {
+    return { policyIds: await deleteExisting(ctx, p.policyIds) };
+  },
+};

@@ -1,0 +1,30 @@
+/**
+ * Private key tags: create_private_key_tag, update_private_key_tag (rename, add and remove keys)
+ * and delete_private_key_tags (whose result also lists the keys that carried the tags).
+ * Policy: PRIVATE_KEY_TAG / CREATE, UPDATE, DELETE.
+ */
+import { newId } from '@latchkey/crypto';
+import { ZCreatePrivateKeyTagIntentSchema, type TCreatePrivateKeyTagIntent, type TCreatePrivateKeyTagResult } from '@latchkey/domain';
+import { isUniqueViolation } from '@latchkey/persistence';
+import type { TActivityDefinition } from '../../engine/activity-definition.js';
+import { assertKeysExist, uniqueName } from './private-key-tags-shared.js';
+
+export const createPrivateKeyTag: TActivityDefinition<TCreatePrivateKeyTagIntent, TCreatePrivateKeyTagResult> = {
+  path: 'create_private_key_tag',
+  versions: [{ type: 'ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG', intentKey: 'createPrivateKeyTagIntent', resultKey: 'createPrivateKeyTagResult' }],
+  resource: 'PRIVATE_KEY',
+  action: 'CREATE',
+  params: ZCreatePrivateKeyTagIntentSchema,
+  async handle(ctx, p) {
+    const keyIds = [...new Set(p.privateKeyIds)];
+    await assertKeysExist(ctx.tx, ctx.organizationId, keyIds);
+    const id = newId();
+    try {
+      await ctx.tx.privateKeys.createTag({ id, organizationId: ctx.organizationId, name: p.privateKeyTagName }, keyIds);
+    } catch (e) {
+      if (isUniqueViolation(e)) throw uniqueName(p.privateKeyTagName);
+      throw e;
+    }
+    return { privateKeyTagId: id, privateKeyIds: keyIds };
+  },
+};

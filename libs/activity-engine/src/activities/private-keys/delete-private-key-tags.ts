@@ -1,0 +1,23 @@
+/**
+ * Private key tags: create_private_key_tag, update_private_key_tag (rename, add and remove keys)
+ * and delete_private_key_tags (whose result also lists the keys that carried the tags).
+ * Policy: PRIVATE_KEY_TAG / CREATE, UPDATE, DELETE.
+ */
+import { AppError, ZDeletePrivateKeyTagsIntentSchema, type TDeletePrivateKeyTagsIntent, type TDeletePrivateKeyTagsResult } from '@latchkey/domain';
+import type { TActivityDefinition } from '../../engine/activity-definition.js';
+
+export const deletePrivateKeyTags: TActivityDefinition<TDeletePrivateKeyTagsIntent, TDeletePrivateKeyTagsResult> = {
+  path: 'delete_private_key_tags',
+  versions: [{ type: 'ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS', intentKey: 'deletePrivateKeyTagsIntent', resultKey: 'deletePrivateKeyTagsResult' }],
+  resource: 'PRIVATE_KEY',
+  action: 'DELETE',
+  params: ZDeletePrivateKeyTagsIntentSchema,
+  async handle(ctx, p) {
+    const ids = [...new Set(p.privateKeyTagIds)];
+    const tags = await ctx.tx.privateKeys.findTags(ctx.organizationId, ids);
+    const missing = ids.filter((id) => !tags.some((t) => t.id === id));
+    if (missing.length) throw new AppError('NOT_FOUND', `private key tags not found: ${missing.join(', ')}`, { privateKeyTagIds: missing });
+    const privateKeyIds = await ctx.tx.privateKeys.deleteTags(ctx.organizationId, ids);
+    return { privateKeyTagIds: ids, privateKeyIds };
+  },
+};

@@ -1,0 +1,25 @@
+/**
+ * export_wallet, export_wallet_account and export_private_key: the secret leaves the vault only as
+ * an HPKE bundle encrypted to the caller's `targetPublicKey`, inside an envelope signed by the
+ * server's signer key; the wallet, account or key is then marked exported. Policy: WALLET or
+ * PRIVATE_KEY / EXPORT.
+ */
+import { AppError, ZExportPrivateKeyIntentSchema, type TExportPrivateKeyIntent, type TExportPrivateKeyResult } from '@latchkey/domain';
+import type { TActivityDefinition } from '../../engine/activity-definition.js';
+import { privateKeyAad } from '../../keys/vault-aad.js';
+import { bundle } from '../../keys/export-bundles.js';
+
+export const exportPrivateKey: TActivityDefinition<TExportPrivateKeyIntent, TExportPrivateKeyResult> = {
+  path: 'export_private_key',
+  versions: [{ type: 'ACTIVITY_TYPE_EXPORT_PRIVATE_KEY', intentKey: 'exportPrivateKeyIntent', resultKey: 'exportPrivateKeyResult' }],
+  resource: 'PRIVATE_KEY',
+  action: 'EXPORT',
+  params: ZExportPrivateKeyIntentSchema,
+  async handle(ctx, p) {
+    const key = await ctx.tx.privateKeys.findById(ctx.organizationId, p.privateKeyId);
+    if (!key) throw new AppError('NOT_FOUND', `private key not found: ${p.privateKeyId}`, { privateKeyId: p.privateKeyId });
+    const exportBundle = await bundle(ctx, ctx.vault.open(key.sealedPrivateKey, privateKeyAad(key.id)), p.targetPublicKey);
+    await ctx.tx.privateKeys.markExported(ctx.organizationId, key.id);
+    return { privateKeyId: key.id, exportBundle };
+  },
+};

@@ -1,0 +1,24 @@
+/**
+ * sign_raw_payload (V2), sign_raw_payloads and sign_transaction (V2). Policy: PRIVATE_KEY / SIGN
+ * (wallet accounts sign under the same resource, as in Turnkey's policy language). A payload the
+ * key cannot sign (wrong hash function for the curve, malformed transaction) fails the activity
+ * with the reason.
+ */
+import { signRawPayload as signPayload } from '@latchkey/crypto';
+import { ZSignRawPayloadIntentSchema, type TSignature, type TSignRawPayloadIntent } from '@latchkey/domain';
+import type { TActivityDefinition } from '../../engine/activity-definition.js';
+import { withSigningKey } from '../../keys/resolve-signer.js';
+import { signingFailure } from './sign-shared.js';
+
+export const signRawPayload: TActivityDefinition<TSignRawPayloadIntent, TSignature> = {
+  path: 'sign_raw_payload',
+  versions: [{ type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', intentKey: 'signRawPayloadIntentV2', resultKey: 'signRawPayloadResult' }],
+  resource: 'PRIVATE_KEY',
+  action: 'SIGN',
+  readOnly: true,
+  params: ZSignRawPayloadIntentSchema,
+  handle: (ctx, p) =>
+    withSigningKey(ctx, p.signWith, (key) =>
+      signingFailure(() => signPayload({ curve: key.curve, privateKey: key.privateKey, payload: p.payload, encoding: p.encoding, hashFunction: p.hashFunction })),
+    ),
+};

@@ -1,0 +1,31 @@
+/**
+ * User tags: create_user_tag, update_user_tag (rename, add and remove users) and delete_user_tags
+ * (whose result also lists the users that carried the tags). Tag names are unique in an
+ * organization. Policy: USER / CREATE, UPDATE, DELETE (user tags are a USER resource).
+ */
+import { newId } from '@latchkey/crypto';
+import { ZCreateUserTagIntentSchema, type TCreateUserTagIntent, type TCreateUserTagResult } from '@latchkey/domain';
+import { isUniqueViolation } from '@latchkey/persistence';
+import type { TActivityDefinition } from '../../engine/activity-definition.js';
+import { assertUsersExist } from './users-shared.js';
+import { uniqueName } from './user-tags-shared.js';
+
+export const createUserTag: TActivityDefinition<TCreateUserTagIntent, TCreateUserTagResult> = {
+  path: 'create_user_tag',
+  versions: [{ type: 'ACTIVITY_TYPE_CREATE_USER_TAG', intentKey: 'createUserTagIntent', resultKey: 'createUserTagResult' }],
+  resource: 'USER',
+  action: 'CREATE',
+  params: ZCreateUserTagIntentSchema,
+  async handle(ctx, p) {
+    const userIds = [...new Set(p.userIds)];
+    await assertUsersExist(ctx, userIds);
+    const id = newId();
+    try {
+      await ctx.tx.users.createTag({ id, organizationId: ctx.organizationId, name: p.userTagName, createdAt: ctx.now }, userIds);
+    } catch (e) {
+      if (isUniqueViolation(e)) throw uniqueName(p.userTagName);
+      throw e;
+    }
+    return { userTagId: id, userIds };
+  },
+};

@@ -1,0 +1,22 @@
+/**
+ * User tags: create_user_tag, update_user_tag (rename, add and remove users) and delete_user_tags
+ * (whose result also lists the users that carried the tags). Tag names are unique in an
+ * organization. Policy: USER / CREATE, UPDATE, DELETE (user tags are a USER resource).
+ */
+import { ZDeleteUserTagsIntentSchema, type TDeleteUserTagsIntent, type TDeleteUserTagsResult } from '@latchkey/domain';
+import type { TActivityDefinition } from '../../engine/activity-definition.js';
+import { assertUserTagsExist } from './users-shared.js';
+
+export const deleteUserTags: TActivityDefinition<TDeleteUserTagsIntent, TDeleteUserTagsResult> = {
+  path: 'delete_user_tags',
+  versions: [{ type: 'ACTIVITY_TYPE_DELETE_USER_TAGS', intentKey: 'deleteUserTagsIntent', resultKey: 'deleteUserTagsResult' }],
+  resource: 'USER',
+  action: 'DELETE',
+  params: ZDeleteUserTagsIntentSchema,
+  async handle(ctx, p) {
+    const userTagIds = [...new Set(p.userTagIds)];
+    await assertUserTagsExist(ctx, userTagIds);
+    const userIds = await ctx.tx.users.deleteTags(ctx.organizationId, userTagIds);
+    return { userTagIds, userIds };
+  },
+};

@@ -1,0 +1,21 @@
+/**
+ * Encrypted import. init_import_wallet / init_import_private_key hand the caller a one-time P-256
+ * target (its private half sealed by the vault) inside an envelope signed by the server's signer
+ * key, bound to the organization and the importing user; the client encrypts the mnemonic or key
+ * to it (`@turnkey/crypto` encryptWalletToBundle / encryptPrivateKeyToBundle), and import_wallet /
+ * import_private_key open it with that user's unused target. A bundle made for another user or
+ * organization cannot be opened, so it is refused. Imports must target the caller's own user.
+ * Policy: WALLET or PRIVATE_KEY / IMPORT.
+ */
+import { ZInitImportIntentSchema, type TInitImportIntent, type TInitImportResult } from '@latchkey/domain';
+import type { TActivityDefinition } from '../../engine/activity-definition.js';
+import { initImport } from '../../keys/import-targets.js';
+
+export const initImportWallet: TActivityDefinition<TInitImportIntent, TInitImportResult> = {
+  path: 'init_import_wallet',
+  versions: [{ type: 'ACTIVITY_TYPE_INIT_IMPORT_WALLET', intentKey: 'initImportWalletIntent', resultKey: 'initImportWalletResult' }],
+  resource: 'WALLET',
+  action: 'IMPORT',
+  params: ZInitImportIntentSchema,
+  handle: initImport('WALLET'),
+};

@@ -1,0 +1,52 @@
+/**
+ * The messages the login flows send (OTP codes, e-mail-auth and recovery bundles) and the port the
+ * activity engine sends them through. The engine fills these from an activity's intent; the
+ * delivery lib renders them (templates, customization) and hands them to SMTP or an SMS provider.
+ * Types only: the port is declared here so that neither side imports the other.
+ */
+import type { TEmailCustomization, TSmsCustomization } from './activities/login.js';
+
+/** Turnkey's sender fields, shared by every e-mail activity. */
+export interface TSenderCustomization {
+  sendFromEmailAddress?: string;
+  sendFromEmailSenderName?: string;
+  replyToEmailAddress?: string;
+}
+
+export interface TEmailMessageCommon extends TSenderCustomization {
+  emailCustomization?: TEmailCustomization;
+  /** Turnkey's per-user identifier (rate limiting); only visible to custom templates. */
+  userIdentifier?: string;
+}
+
+export interface TOtpEmailMessage extends TEmailMessageCommon {
+  appName: string;
+  code: string;
+  expiresInSeconds: number;
+}
+
+export interface TBundleEmailMessage extends TEmailMessageCommon {
+  /** Falls back to emailCustomization.appName, then "Latchkey". */
+  appName?: string;
+  credentialBundle: string;
+  expiresInSeconds?: number;
+}
+
+export interface TOtpSmsMessage {
+  appName: string;
+  code: string;
+  expiresInSeconds: number;
+  smsCustomization?: TSmsCustomization;
+}
+
+/**
+ * Sends one rendered message to `to` (an e-mail address or an E.164 number).
+ * Implementations throw `AppError`: `BAD_REQUEST` when a customization cannot be rendered,
+ * `UNAVAILABLE` when the message could not be delivered.
+ */
+export interface TMessageSender {
+  otpEmail(to: string, m: TOtpEmailMessage): Promise<void>;
+  otpSms(to: string, m: TOtpSmsMessage): Promise<void>;
+  emailAuth(to: string, m: TBundleEmailMessage): Promise<void>;
+  recovery(to: string, m: TBundleEmailMessage): Promise<void>;
+}

@@ -1,0 +1,106 @@
+/**
+ * The composition root. What every Latchkey process that runs activities opens from its configuration: the key vault (master key from
+ * LATCHKEY_MASTER_KEY or $LATCHKEY_DATA_DIR/master.key), the database pool, the change feed that
+ * keeps this process's caches honest, and the engine. Also the one logger configuration, with
+ * every header or field that could carry a secret redacted.
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createDerivationPool, createKeyVault, defaultDerivationWorkers, loadOrCreateMasterKeyFile, parseMasterKey, type TDerivationPool, type TKeyVault } from '@latchkey/crypto';
+import { createEngine, type TEngine, type TEngineServices } from '@latchkey/activity-engine';
+import { createMailer, createMessageSender, createSmsProvider, readDeliveryConfig } from '@latchkey/delivery';
+import type { TConfig } from '@latchkey/domain';
+import { createLogger } from '@latchkey/http';
+import { createOauth2Providers, createOidcVerifier, readOauth2Config, readOidcHttpIssuers } from '@latchkey/identity-providers';
+import { createStore, openDatabase, startChangeFeed, type TDatabase, type TStore } from '@latchkey/persistence';
+import type { Logger } from 'pino';
+
+export interface TPlatform {
+  config: TConfig;
+  vault: TKeyVault;
+  db: TDatabase;
+  store: TStore;
+  engine: TEngine;
+  close(): Promise<void>;
+}
+
+/** Reads the master key: LATCHKEY_MASTER_KEY, else $LATCHKEY_DATA_DIR/master.key (created once, 0600). */
+export async function loadVault(config: TConfig): Promise<TKeyVault> {
+  const key = config.masterKey ? parseMasterKey(config.masterKey) : await loadOrCreateMasterKeyFile(join(resolve(config.dataDir), 'master.key'));
+  return createKeyVault(key);
+}
+
+/**
+ * The worker script of the derivation pool, bundled next to the app (tools/build-app.mjs puts
+ * dist/derivation-worker.mjs beside dist/main.mjs); undefined when running from sources.
+ */
+function bundledDerivationWorker(): URL | undefined {
+  const url = new URL('./derivation-worker.mjs', import.meta.url);
+  return url.protocol === 'file:' && existsSync(fileURLToPath(url)) ? url : undefined;
+}
+
+/**
+ * LATCHKEY_DERIVATION_WORKERS: worker threads that derive large account batches (default: the
+ * machine's parallelism, at most 4; 0 derives on the main thread). Undefined: no pool.
+ * @throws Error naming the variable when it is not an integer from 0 to 64
+ */
+export function createDerivation(env: Record<string, string | undefined>, workerUrl = bundledDerivationWorker()): TDerivationPool | undefined {
+  const raw = env['LATCHKEY_DERIVATION_WORKERS']?.trim();
+  const size = raw ? Number(raw) : defaultDerivationWorkers();
+  if (!Number.isInteger(size) || size < 0 || size > 64) throw new Error(`LATCHKEY_DERIVATION_WORKERS must be an integer from 0 to 64, got ${JSON.stringify(raw)}`);
+  if (size === 0 || !workerUrl) return undefined;
+  return createDerivationPool({ workerUrl, size });
+}
+
+/**
+ * Mail (SMTP from LATCHKEY_SMTP_URL, else the developer outbox in $LATCHKEY_DATA_DIR/outbox), SMS
+ * (LATCHKEY_SMS_PROVIDER), OIDC verification (LATCHKEY_OIDC_HTTP_ISSUERS), the OAuth 2.0 provider endpoints
+ * (LATCHKEY_OAUTH2_*) and the derivation pool (LATCHKEY_DERIVATION_WORKERS), from the environment.
+ * @throws Error naming an invalid delivery, OIDC, OAuth 2.0 or derivation variable
+ */
+export function createPlatformServices(env: Record<string, string | undefined>, config: TConfig, logger: Logger): TEngineServices & { close(): Promise<void> } {
+  const delivery = readDeliveryConfig(env, resolve(config.dataDir));
+  const oauth2 = readOauth2Config(env, config.publicUrl);
+  const derivation = createDerivation(env);
+  const mail = createMailer(delivery, logger);
+  return {
+    messages: createMessageSender(mail, createSmsProvider(delivery, logger)),
+    oidc: createOidcVerifier({ httpIssuers: readOidcHttpIssuers(env, config.publicUrl) }),
+    oauth2: createOauth2Providers(oauth2),
+    ...(derivation ? { derivation } : {}),
+    async close() {
+      await mail.close();
+      await derivation?.close();
+    },
+  };
+}
+
+/**
+ * @throws Error when no database URL is known, the master key cannot be read, or a delivery
+ *   variable is invalid.
+ */
+export async function openPlatform(
+  config: TConfig,
+  opts: { poolSize?: number; logger?: Logger; env?: Record<string, string | undefined> } = {},
+): Promise<TPlatform> {
+  if (!config.databaseUrl) throw new Error('DATABASE_URL is not set (npm start runs the embedded PostgreSQL and sets it for every app)');
+  const services = createPlatformServices(opts.env ?? process.env, config, opts.logger ?? createLogger(config, 'platform'));
+  const vault = await loadVault(config);
+  const db = openDatabase(config.databaseUrl, opts.poolSize ? { max: opts.poolSize } : {});
+  const store = createStore(db.prisma, db.sql);
+  const engine = createEngine({ store, vault, timestampWindowMs: config.timestampWindowMs, services });
+  const feed = await startChangeFeed(config.databaseUrl, (m) => engine.cache.invalidate(m));
+  return {
+    config,
+    vault,
+    db,
+    store,
+    engine,
+    async close() {
+      await feed.close();
+      await db.close();
+      await services.close();
+    },
+  };
+}
