@@ -84,6 +84,7 @@ export function createWebhookWorker(o: TWebhookWorkerOptions): TWebhookWorker {
               const r = await repo.fanOut(FANOUT_BATCH, webhookBodyOf, () => `evt_${newId()}`);
               if (r === 'busy') break; // another worker fans out; its NOTIFY wakes us
               if (r.messages > 0) log.debug({ events: r.events, messages: r.messages }, 'webhook events fanned out');
+              for (const u of r.unsendable) log.error({ outboxEventId: u.id, error: u.error }, 'outbox event has no sendable body; set aside');
               if (r.events < FANOUT_BATCH) break;
             }
           }

@@ -101,9 +101,10 @@ export function webhookDeliveryRepository(db: TDatabase) {
   return {
     /**
      * Fans up to `limit` due outbox events out into messages (see 1. above). Returns how many events
-     * it took, or 'busy' when another worker is fanning out right now.
+     * it took (and those whose body could not be built: processed, their error kept in the outbox
+     * row), or 'busy' when another worker is fanning out right now.
      */
-    async fanOut(limit: number, bodyOf: TWebhookBodyOf, newEventId: () => string): Promise<{ events: number; messages: number } | 'busy'> {
+    async fanOut(limit: number, bodyOf: TWebhookBodyOf, newEventId: () => string): Promise<{ events: number; messages: number; unsendable: { id: string; error: string }[] } | 'busy'> {
       return db.sqlTransaction(async (tx) => {
         const lock = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [FANOUT_LOCK_KEY], 'webhook_fanout_lock');
         if (!lock.rows[0]?.ok) return 'busy' as const;
@@ -116,7 +117,7 @@ export function webhookDeliveryRepository(db: TDatabase) {
             'webhook_fanout_claim',
           )
         ).rows;
-        if (events.length === 0) return { events: 0, messages: 0 };
+        if (events.length === 0) return { events: 0, messages: 0, unsendable: [] };
         // Endpoints of each event's organization and of its parent (sub-organization fan-out), and
         // each of those organizations' legacy FEATURE_NAME_WEBHOOK URL as an ACTIVITY_UPDATES endpoint.
         const destinations = (
@@ -140,11 +141,20 @@ export function webhookDeliveryRepository(db: TDatabase) {
           )
         ).rows;
         const cols = { org: [] as string[], endpoint: [] as string[], eventId: [] as string[], type: [] as string[], outbox: [] as string[], body: [] as Buffer[] };
+        const unsendable: { id: string; error: string }[] = [];
         for (const e of events) {
           let body: Buffer | undefined;
           for (const d of destinations) {
             if (d.source !== e.organization_id || d.event_type !== e.event_type) continue;
-            body ??= bodyOf(e.event_type, e.payload);
+            if (body === undefined) {
+              // One malformed event must not block the outbox: it is set aside with its error.
+              try {
+                body = bodyOf(e.event_type, e.payload);
+              } catch (err) {
+                unsendable.push({ id: e.id, error: err instanceof Error ? err.message : String(err) });
+                break;
+              }
+            }
             cols.org.push(d.organization_id);
             cols.endpoint.push(d.endpoint_id);
             cols.eventId.push(newEventId());
@@ -164,7 +174,10 @@ export function webhookDeliveryRepository(db: TDatabase) {
           await tx.query(`SELECT pg_notify($1, 'messages')`, [WEBHOOK_CHANNEL]);
         }
         await tx.query(`UPDATE outbox_events SET processed_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = ANY($1::bigint[])`, [events.map((e) => e.id)], 'webhook_fanout_done');
-        return { events: events.length, messages: cols.org.length };
+        if (unsendable.length > 0) {
+          await tx.query(`UPDATE outbox_events o SET last_error = u.error FROM unnest($1::bigint[], $2::text[]) AS u(id, error) WHERE o.id = u.id`, [unsendable.map((u) => u.id), unsendable.map((u) => u.error)]);
+        }
+        return { events: events.length, messages: cols.org.length, unsendable };
       });
     },
 

@@ -113,6 +113,23 @@ describe('fan-out', () => {
   });
 });
 
+describe('fan-out of a malformed event', () => {
+  it('sets it aside with its error instead of blocking the outbox', async () => {
+    await org('o-bad');
+    const e = await endpoint('o-bad');
+    await db.sql.query(`INSERT INTO outbox_events (organization_id, event_type, payload) VALUES ('o-bad', 'ACTIVITY_UPDATES', '{"no":"activity"}')`);
+    await event('o-bad', 'good-after-bad');
+    const r = await webhookDeliveryRepository(db).fanOut(100, webhookBodyOf, () => `evt_${newId()}`);
+    expect(r).toMatchObject({ unsendable: [{ error: 'ACTIVITY_UPDATES outbox event without an activity object in payload.activity' }] });
+    expect(await webhookDeliveryRepository(db).messages('o-bad', e.endpointId)).toHaveLength(1);
+    const { rows } = await db.sql.query<{ processed: boolean; last_error: string | null }>(`SELECT processed_at IS NOT NULL AS processed, last_error FROM outbox_events WHERE organization_id = 'o-bad' ORDER BY id`);
+    expect(rows).toEqual([
+      { processed: true, last_error: 'ACTIVITY_UPDATES outbox event without an activity object in payload.activity' },
+      { processed: true, last_error: null },
+    ]);
+  });
+});
+
 describe('the queue', () => {
   it('claims only the head of each endpoint, records, retries, dead-letters and redelivers', async () => {
     await org('o-q');
