@@ -78,7 +78,7 @@ export async function startChangeFeed(url: string, onChange: (message: string) =
     return c;
   };
 
-  /** Full jitter: a uniform delay in [base/2, base], base = min·2^(attempt-1) capped at max. */
+  /** "Equal jitter": uniform in [base/2, base], base = min·2^(attempt-1) capped at max; never 0, never in step. */
   const delayFor = (attempt: number): number => {
     const base = Math.min(maxDelay, minDelay * 2 ** Math.min(attempt - 1, 30));
     return base / 2 + Math.random() * (base / 2);
