@@ -4,7 +4,17 @@
  * JWKS keys. Loopback needs LATCHKEY_WEBHOOK_ALLOW_INSECURE_URLS, except in the test that checks
  * the refusal without it.
  */
-import { listenForWebhookWork, redeliver, webhookDeliveryRepository, webhookSigningKeyRepository, ensureWebhookSigningKey, rotateWebhookSigningKey } from '@latchkey/persistence';
+import { newId } from '@latchkey/crypto';
+import {
+  ensureWebhookSigningKey,
+  listenForWebhookWork,
+  redeliver,
+  rotateWebhookSigningKey,
+  webhookBodyOf,
+  webhookDeliveryRepository,
+  webhookEndpointRepository,
+  webhookSigningKeyRepository,
+} from '@latchkey/persistence';
 import { stopTestPostgres } from '@latchkey/persistence/testing';
 import { verifyTurnkeyWebhookSignature } from '@turnkey/crypto';
 import pino from 'pino';
@@ -151,6 +161,33 @@ describe('webhook delivery', () => {
     expect(header(receiver.at('/child')[0]!, 'x-turnkey-organization-id')).toBe('org-child');
     expect(receiver.at('/inactive-endpoint')).toHaveLength(0);
     expect(receiver.at('/inactive-subscription')).toHaveLength(0);
+  });
+
+  it('delivers to the legacy FEATURE_NAME_WEBHOOK URL, signed the same way', async () => {
+    await createOrganization(w.db, 'org-legacy');
+    await w.db.sql.query(`INSERT INTO organization_features (organization_id, name, value) VALUES ('org-legacy', 'FEATURE_NAME_WEBHOOK', $1)`, [receiver.url('/legacy')]);
+    await withWorker(async () => {
+      await appendEvents(w.db, [{ organizationId: 'org-legacy', activityId: 'act-legacy' }]);
+      await waitFor('the delivery', () => receiver.at('/legacy').length === 1);
+    });
+    const r = receiver.at('/legacy')[0]!;
+    expect(r.verified.ok).toBe(true);
+    expect(header(r, 'x-turnkey-organization-id')).toBe('org-legacy');
+    expect(bodyOf(r)).toMatchObject({ id: 'act-legacy' });
+  });
+
+  it('dead-letters what was queued for an endpoint deactivated before delivery', async () => {
+    await createOrganization(w.db, 'org-deactivated');
+    const endpointId = await createEndpoint(w.db, 'org-deactivated', receiver.url('/deactivated'));
+    await appendEvents(w.db, [{ organizationId: 'org-deactivated', activityId: 'act-deactivated' }]);
+    // Queued (fanned out) while active, then switched off before any worker sends it.
+    await webhookDeliveryRepository(w.db).fanOut(100, webhookBodyOf, () => `evt_${newId()}`);
+    await webhookEndpointRepository(w.db.prisma).update('org-deactivated', endpointId, { isActive: false, now: new Date() });
+    await withWorker(async () => {
+      await waitFor('dead letter', async () => (await webhookDeliveryRepository(w.db).messages('org-deactivated', endpointId, 'dead')).length === 1);
+    });
+    expect(receiver.at('/deactivated')).toHaveLength(0);
+    expect((await webhookDeliveryRepository(w.db).messages('org-deactivated', endpointId))[0]!.lastError).toBe('endpoint inactive');
   });
 
   it('refuses a private (loopback) destination without the switch, naming it; delivers it with the switch after redelivery', async () => {
