@@ -254,6 +254,27 @@ const anyBytes: fc.Arbitrary<Uint8Array> = fc.oneof(
   { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 0, max: 5 }), fc.uint8Array({ maxLength: 120 })).map(([type, rest]) => Uint8Array.from([type, ...rest])) },
 );
 
+/** The fields ethers read, in the policy's spelling (ethers says chain id 0 for "none"). */
+function ethersView(oracle: Transaction): unknown {
+  return {
+    type: oracle.type,
+    chainId: oracle.chainId,
+    nonce: BigInt(oracle.nonce),
+    gasLimit: oracle.gasLimit,
+    to: oracle.to?.toLowerCase() ?? '',
+    value: oracle.value,
+    data: oracle.data,
+    gasPrice: oracle.type! <= 1 ? oracle.gasPrice : oracle.maxFeePerGas,
+    maxPriorityFeePerGas: oracle.type! >= 2 ? oracle.maxPriorityFeePerGas : undefined,
+    maxFeePerBlobGas: oracle.type === 3 ? oracle.maxFeePerBlobGas : undefined,
+  };
+}
+
+function policyView(policy: TEthereumTransactionFields): unknown {
+  const { type, chainId, nonce, gasLimit, to, value, data, gasPrice, maxPriorityFeePerGas, maxFeePerBlobGas } = policy;
+  return { type: type === 'LEGACY' ? 0 : Number(type.slice(-1)), chainId: chainId ?? 0n, nonce, gasLimit, to, value, data, gasPrice, maxPriorityFeePerGas, maxFeePerBlobGas };
+}
+
 type TOutcome<T> = { ok: true; value: T } | { ok: false; reason: string; message: string };
 
 /** Runs `fn`; a SigningError is a refusal, anything else a bug that fails the property. */
@@ -320,22 +341,43 @@ describe('ethereumTransactionFields and signEthereumTransaction read the same by
           assert.throws(() => Transaction.from(`0x${hex(unsigned)}`));
           return;
         }
-        const oracle = Transaction.from(`0x${hex(unsigned)}`);
-        assert.deepStrictEqual(
-          {
-            type: oracle.type,
-            chainId: oracle.chainId,
-            nonce: BigInt(oracle.nonce),
-            gasLimit: oracle.gasLimit,
-            to: oracle.to?.toLowerCase() ?? '',
-            value: oracle.value,
-            data: oracle.data,
-            gasPrice: oracle.type! <= 1 ? oracle.gasPrice : oracle.maxFeePerGas,
-            maxPriorityFeePerGas: oracle.type! >= 2 ? oracle.maxPriorityFeePerGas : undefined,
-            maxFeePerBlobGas: oracle.type === 3 ? oracle.maxFeePerBlobGas : undefined,
-          },
-          { type: tx.type, chainId: policy.chainId ?? 0n, nonce: policy.nonce, gasLimit: policy.gasLimit, to: policy.to, value: policy.value, data: policy.data, gasPrice: policy.gasPrice, maxPriorityFeePerGas: policy.maxPriorityFeePerGas, maxFeePerBlobGas: policy.maxFeePerBlobGas },
-        );
+        assert.deepStrictEqual(ethersView(Transaction.from(`0x${hex(unsigned)}`)), policyView(policy));
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+});
+
+describe('the Ethereum reader against ethers', () => {
+  // Refusals of ours that ethers does not make: each is a rule `rlp.ts` or `transaction.ts` states.
+  const STRICTNESS_RULES = [
+    // Canonical RLP only: one encoding per item (ethers reads all three of these).
+    /length of the item at offset \d+ has a leading zero/,
+    /uses the long form for a length of/,
+    /single byte 0x[0-9a-f]+ at offset \d+ must be encoded as itself/,
+    /has a leading zero byte \(non-canonical integer\)/,
+    // ethers reads non-zero placeholders as a signed legacy transaction; we refuse to sign over a signature.
+    /the last two fields of an EIP-155 unsigned transaction must be 0/,
+  ];
+  // Values the EIPs allow that ethers refuses: it holds nonces as JS numbers, and yParity as 0 or 1.
+  const ETHERS_LIMITS = [/overflow/, /invalid yParity/];
+
+  it('ethers reads whatever we accept to the same fields; what it accepts and we refuse breaks a documented rule', () => {
+    fc.assert(
+      fc.property(anyBytes, (bytes) => {
+        const ours = outcome(() => ethereumTransactionFields(hex(bytes)));
+        let theirs: Transaction | Error;
+        try {
+          theirs = Transaction.from(`0x${hex(bytes)}`);
+        } catch (error) {
+          theirs = error as Error;
+        }
+        if (ours.ok) {
+          if (theirs instanceof Error) assert.ok(ETHERS_LIMITS.some((limit) => limit.test(theirs.message)), `ethers refused what we accept: ${theirs.message}`);
+          else assert.deepStrictEqual(ethersView(theirs), policyView(ours.value));
+        } else if (!(theirs instanceof Error)) {
+          assert.ok(STRICTNESS_RULES.some((rule) => rule.test(ours.message)), `ethers accepts what we refuse for an undocumented reason: ${ours.message}`);
+        }
       }),
       { numRuns: NUM_RUNS },
     );
