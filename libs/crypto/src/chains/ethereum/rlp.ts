@@ -4,8 +4,8 @@
  *
  * The decoder is strict on purpose: every item must use its one canonical encoding (a single byte
  * below 0x80 is itself, short forms for lengths up to 55, long-form lengths without leading zeros)
- * and the input must be exactly one item. What we sign is then re-encoded from the decoded items,
- * so a lenient decoder would let two different request strings produce the same signed
+ * and the input must be exactly one item. The signed transaction is re-encoded from the decoded
+ * items, so a lenient decoder would let two different request strings produce the same signed
  * transaction, and would let the signed bytes differ from what the caller's tools showed.
  *
  * Why not a library: `micro-eth-signer`'s `RLP.decode` and `@ethereumjs/rlp`'s `RLP.decode` are as
@@ -14,7 +14,9 @@
  * without a depth limit (a ~60 kB nested list throws a `RangeError` from the stack, not a refusal),
  * `micro-eth-signer` returns views into the input instead of copies, and both are devDependencies
  * of this repository, not runtime ones: putting either behind the signer is a dependency change
- * first. The decoder here is 60 lines; we keep it, and keep the libraries as oracles.
+ * first. The decoder here is 60 lines; we keep it, and keep the libraries as oracles. (ethers, the
+ * other RLP reader at hand, is no candidate: its `Transaction.from` reads leading zeros in lengths,
+ * long forms of short lengths and prefixed single bytes, as the ethers property there records.)
  */
 import { SigningError } from '../../signing/signing-error.js';
 
