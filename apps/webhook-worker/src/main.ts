@@ -9,6 +9,7 @@ import { createKeyVault, loadOrCreateMasterKeyFile, parseMasterKey } from '@latc
 import { parseConfig } from '@latchkey/domain';
 import { createLogger, runUntilStopped } from '@latchkey/http';
 import { ensureWebhookSigningKey, listenForWebhookWork, openDatabase, webhookSigningKeyRepository } from '@latchkey/persistence';
+import { asyncCommitUrl } from './async-commit-url.js';
 import { parseWebhookConfig } from './config.js';
 import { createSignerCache } from './signer-cache.js';
 import { createWebhookWorker } from './worker.js';
@@ -20,7 +21,7 @@ try {
   const webhooks = parseWebhookConfig(process.env);
   const masterKey = config.masterKey ? parseMasterKey(config.masterKey) : await loadOrCreateMasterKeyFile(join(resolve(config.dataDir), 'master.key'));
   const vault = createKeyVault(masterKey);
-  const db = openDatabase(config.databaseUrl, { max: 4 });
+  const db = openDatabase(asyncCommitUrl(config.databaseUrl), { max: 4 });
   const keys = webhookSigningKeyRepository(db);
   const first = await ensureWebhookSigningKey(keys, vault);
   const worker = createWebhookWorker({ db, config: webhooks, logger, signer: createSignerCache(keys, vault) });

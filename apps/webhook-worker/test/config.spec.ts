@@ -1,6 +1,7 @@
 /** The worker's settings and its retry schedule. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { asyncCommitUrl } from '../src/async-commit-url.js';
 import { parseWebhookConfig } from '../src/config.js';
 import { backoffMs, decideOutcome, parseRetryAfter } from '../src/retry-policy.js';
 
@@ -55,5 +56,15 @@ describe('the retry schedule', () => {
     expect(decideOutcome(1, { refused: 'url host …' }, c, now)).toMatchObject({ kind: 'dead', error: 'url host …' });
     expect(decideOutcome(12, { statusCode: 500 }, c, now)).toEqual({ kind: 'dead', statusCode: 500, error: 'gave up after 12 attempts: HTTP 500' });
     expect(parseRetryAfter('soon', now)).toBeUndefined();
+  });
+});
+
+describe('asyncCommitUrl', () => {
+  it('adds synchronous_commit=off to the startup options, keeping any given', () => {
+    expect(new URL(asyncCommitUrl('postgres://u:p@h:5432/db')).searchParams.get('options')).toBe('-c synchronous_commit=off');
+    const kept = new URL(asyncCommitUrl('postgres://u:p@h/db?sslmode=require&options=-c%20statement_timeout%3D5000'));
+    expect(kept.searchParams.get('options')).toBe('-c statement_timeout=5000 -c synchronous_commit=off');
+    expect(kept.searchParams.get('sslmode')).toBe('require');
+    expect(kept.username).toBe('u');
   });
 });

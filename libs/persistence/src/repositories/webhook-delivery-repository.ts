@@ -106,6 +106,10 @@ export function webhookDeliveryRepository(db: TDatabase) {
      */
     async fanOut(limit: number, bodyOf: TWebhookBodyOf, newEventId: () => string): Promise<{ events: number; messages: number; unsendable: { id: string; error: string }[] } | 'busy'> {
       return db.sqlTransaction(async (tx) => {
+        // Durable even when the worker's sessions commit asynchronously (see asyncCommitUrl): event
+        // ids are made here, and a fan-out lost in a database crash after its messages were sent
+        // would be redone under new ids, which receivers could not recognise as repeats.
+        await tx.query('SET LOCAL synchronous_commit = on');
         const lock = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [FANOUT_LOCK_KEY], 'webhook_fanout_lock');
         if (!lock.rows[0]?.ok) return 'busy' as const;
         const events = (

@@ -41,6 +41,8 @@ export function webhookSigningKeyRepository(db: TDatabase) {
      */
     async locked<T>(work: (s: { current: TWebhookSigningKeyRow | null; add(k: { keyId: string; publicKeyHex: string; sealedPrivateKey: string }, graceMs: number): Promise<string[]> }) => Promise<T>): Promise<T> {
       return db.sqlTransaction(async (tx) => {
+        // A key must never sign before it is durably stored (and so published).
+        await tx.query('SET LOCAL synchronous_commit = on');
         await tx.query('SELECT pg_advisory_xact_lock($1)', [SIGNING_KEY_LOCK_KEY]);
         return work({
           current: await current(tx),
