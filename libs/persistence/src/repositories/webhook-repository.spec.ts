@@ -168,6 +168,29 @@ describe('the queue', () => {
     expect((await mine()).map((m) => m.eventId)).toEqual([first[0]!.eventId]);
   });
 
+  it('claims the next head with the record of a finished one, never past a retry', async () => {
+    await org('o-chain');
+    const e = await endpoint('o-chain');
+    for (const a of ['c1', 'c2', 'c3']) await event('o-chain', a);
+    await fanOutAll();
+    const repo = webhookDeliveryRepository(db);
+    const first = (await repo.claim(100, 30_000)).find((m) => m.endpointId === e.endpointId)!;
+    const idOf = (m: { body: Buffer } | null) => (m ? (JSON.parse(m.body.toString()) as { id: string }).id : null);
+    // A retry keeps the head: nothing chained.
+    const retried = await repo.recordAndClaimNext(first, { kind: 'retry', statusCode: 500, error: 'HTTP 500', retryInMs: 0 }, 1, 30_000);
+    expect(retried).toEqual({ held: true, next: null });
+    const again = (await repo.claim(100, 30_000)).find((m) => m.endpointId === e.endpointId)!;
+    expect([idOf(again), again.attempt]).toEqual(['c1', 2]);
+    const chained = await repo.recordAndClaimNext(again, { kind: 'delivered', statusCode: 200 }, 1, 30_000);
+    expect([chained.held, idOf(chained.next), chained.next?.attempt, chained.next?.url]).toEqual([true, 'c2', 1, 'https://hooks.example.com/o-chain']);
+    // While c2 is in flight, a claim finds nothing of this endpoint.
+    expect((await repo.claim(100, 30_000)).filter((m) => m.endpointId === e.endpointId)).toEqual([]);
+    const last = await repo.recordAndClaimNext(chained.next!, { kind: 'dead', statusCode: 400, error: 'HTTP 400' }, 1, 30_000);
+    expect(idOf(last.next)).toBe('c3');
+    expect(await repo.recordAndClaimNext(last.next!, { kind: 'delivered', statusCode: 200 }, 1, 30_000)).toEqual({ held: true, next: null });
+    expect((await repo.messages('o-chain', e.endpointId)).map((m) => m.status)).toEqual(['delivered', 'dead', 'delivered']);
+  });
+
   it('takes over a claim whose lease expired', async () => {
     await org('o-lease');
     const e = await endpoint('o-lease');
