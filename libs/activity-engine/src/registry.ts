@@ -1,151 +1,93 @@
 /**
- * Every activity kind Latchkey performs, in one explicit list. A new kind is a folder under
- * `activities/` and one line here; the path, the accepted types and the intent/result keys all
- * come from its definition.
+ * Every activity kind Latchkey performs: the concatenation of each resource folder's list
+ * (`activities/<resource>/index.ts`), and the two votes (`activities/votes/`). A new kind is a file in its folder and a line in that
+ * folder's list; its path, types, intent/result keys come from its definition, and its policy
+ * resource and action from the policy table — looked up here once, so a type the table lacks
+ * stops the registry from being built (a programming error, caught by every test run).
  */
-import { createPrivateKeys } from './activities/private-keys/create-private-keys.js';
-import { deletePrivateKeys } from './activities/private-keys/delete-private-keys.js';
-import { createPrivateKeyTag } from './activities/private-keys/create-private-key-tag.js';
-import { deletePrivateKeyTags } from './activities/private-keys/delete-private-key-tags.js';
-import { updatePrivateKeyTag } from './activities/private-keys/update-private-key-tag.js';
-import { exportPrivateKey } from './activities/private-keys/export-private-key.js';
-import { exportWallet } from './activities/wallets/export-wallet.js';
-import { exportWalletAccount } from './activities/wallets/export-wallet-account.js';
-import { importPrivateKey } from './activities/private-keys/import-private-key.js';
-import { importWallet } from './activities/wallets/import-wallet.js';
-import { initImportPrivateKey } from './activities/private-keys/init-import-private-key.js';
-import { initImportWallet } from './activities/wallets/init-import-wallet.js';
-import { signRawPayload } from './activities/signing/sign-raw-payload.js';
-import { signRawPayloads } from './activities/signing/sign-raw-payloads.js';
-import { signTransaction } from './activities/signing/sign-transaction.js';
-import { createWalletAccounts } from './activities/wallets/create-wallet-accounts.js';
-import { createWallet } from './activities/wallets/create-wallet.js';
-import { deleteWalletAccounts } from './activities/wallets/delete-wallet-accounts.js';
-import { deleteWallets } from './activities/wallets/delete-wallets.js';
-import { updateWallet } from './activities/wallets/update-wallet.js';
-import { createUsers } from './activities/users/create-users.js';
-import { deleteUsers } from './activities/users/delete-users.js';
-import { updateUser } from './activities/users/update-user.js';
-import { createUserTag } from './activities/users/create-user-tag.js';
-import { deleteUserTags } from './activities/users/delete-user-tags.js';
-import { updateUserTag } from './activities/users/update-user-tag.js';
-import { createApiKeys } from './activities/credentials/create-api-keys.js';
-import { deleteApiKeys } from './activities/credentials/delete-api-keys.js';
-import { createSubOrganization } from './activities/organizations/create-sub-organization.js';
-import { deleteSubOrganization } from './activities/organizations/delete-sub-organization.js';
-import { removeOrganizationFeature } from './activities/organizations/remove-organization-feature.js';
-import { setOrganizationFeature } from './activities/organizations/set-organization-feature.js';
-import { stampLogin } from './activities/logins/sessions/stamp-login.js';
-import { createReadWriteSession } from './activities/logins/sessions/create-read-write-session.js';
-import { initOtp } from './activities/logins/otp/init-otp.js';
-import { verifyOtp } from './activities/logins/otp/verify-otp.js';
-import { otpLogin } from './activities/logins/otp/otp-login.js';
-import { initOtpAuth } from './activities/logins/otp/init-otp-auth.js';
-import { otpAuth } from './activities/logins/otp/otp-auth.js';
-import { oauth } from './activities/logins/oauth/oauth.js';
-import { oauthLogin } from './activities/logins/oauth/oauth-login.js';
-import { emailAuth } from './activities/logins/email-auth/email-auth.js';
-import { initUserEmailRecovery } from './activities/logins/recovery/init-user-email-recovery.js';
-import { recoverUser } from './activities/logins/recovery/recover-user.js';
-import { createAuthenticators } from './activities/credentials/create-authenticators.js';
-import { deleteAuthenticators } from './activities/credentials/delete-authenticators.js';
-import { createOauthProviders } from './activities/credentials/create-oauth-providers.js';
-import { deleteOauthProviders } from './activities/credentials/delete-oauth-providers.js';
-import { createPolicies } from './activities/policies/create-policies.js';
-import { createPolicy } from './activities/policies/create-policy.js';
-import { deletePolicies } from './activities/policies/delete-policies.js';
-import { deletePolicy } from './activities/policies/delete-policy.js';
-import { updatePolicy } from './activities/policies/update-policy.js';
-import { updateRootQuorum } from './activities/organizations/update-root-quorum.js';
-import { createOauth2Credential } from './activities/oauth2/create-oauth2-credential.js';
-import { deleteOauth2Credential } from './activities/oauth2/delete-oauth2-credential.js';
-import { updateOauth2Credential } from './activities/oauth2/update-oauth2-credential.js';
-import { oauth2Authenticate } from './activities/oauth2/oauth2-authenticate.js';
-import type { TActivityVersion, TAnyActivityDefinition } from './engine/activity-definition.js';
+import type { TActivityWire } from '@latchkey/domain';
+import { ROOT_QUORUM_ACTIVITY_TYPES, activityPolicyEntry } from '@latchkey/policy';
+import { CREDENTIALS_ACTIVITIES } from './activities/credentials/index.js';
+import { LOGINS_ACTIVITIES } from './activities/logins/index.js';
+import { OAUTH2_ACTIVITIES } from './activities/oauth2/index.js';
+import { ORGANIZATIONS_ACTIVITIES } from './activities/organizations/index.js';
+import { POLICIES_ACTIVITIES } from './activities/policies/index.js';
+import { PRIVATE_KEYS_ACTIVITIES } from './activities/private-keys/index.js';
+import { SIGNING_ACTIVITIES } from './activities/signing/index.js';
+import { USERS_ACTIVITIES } from './activities/users/index.js';
+import { VOTES_ACTIVITIES } from './activities/votes/index.js';
+import { WALLETS_ACTIVITIES } from './activities/wallets/index.js';
+import type { TActivityVersion, TAnyActivityDefinition, TRegisteredActivity, TSubmittable, TVoteDefinition } from './engine/activity-definition.js';
 
 export const ACTIVITY_DEFINITIONS: readonly TAnyActivityDefinition[] = [
-  createWallet,
-  createWalletAccounts,
-  updateWallet,
-  deleteWallets,
-  deleteWalletAccounts,
-  createPrivateKeys,
-  deletePrivateKeys,
-  createPrivateKeyTag,
-  updatePrivateKeyTag,
-  deletePrivateKeyTags,
-  signRawPayload,
-  signRawPayloads,
-  signTransaction,
-  exportWallet,
-  exportWalletAccount,
-  exportPrivateKey,
-  initImportWallet,
-  importWallet,
-  initImportPrivateKey,
-  importPrivateKey,
-  createUsers,
-  updateUser,
-  deleteUsers,
-  createUserTag,
-  updateUserTag,
-  deleteUserTags,
-  createApiKeys,
-  deleteApiKeys,
-  createSubOrganization,
-  deleteSubOrganization,
-  setOrganizationFeature,
-  removeOrganizationFeature,
-  stampLogin,
-  createReadWriteSession,
-  initOtp,
-  verifyOtp,
-  otpLogin,
-  initOtpAuth,
-  otpAuth,
-  oauthLogin,
-  oauth,
-  emailAuth,
-  initUserEmailRecovery,
-  recoverUser,
-  createAuthenticators,
-  deleteAuthenticators,
-  createOauthProviders,
-  deleteOauthProviders,
-  createOauth2Credential,
-  updateOauth2Credential,
-  deleteOauth2Credential,
-  oauth2Authenticate,
-  createPolicy,
-  createPolicies,
-  updatePolicy,
-  deletePolicy,
-  deletePolicies,
-  updateRootQuorum,
+  ...WALLETS_ACTIVITIES,
+  ...PRIVATE_KEYS_ACTIVITIES,
+  ...SIGNING_ACTIVITIES,
+  ...USERS_ACTIVITIES,
+  ...CREDENTIALS_ACTIVITIES,
+  ...ORGANIZATIONS_ACTIVITIES,
+  ...LOGINS_ACTIVITIES,
+  ...OAUTH2_ACTIVITIES,
+  ...POLICIES_ACTIVITIES,
 ];
 
+/** approve_activity and reject_activity: served on the submit path, governed by the voted-on activity's policies. */
+export const VOTE_DEFINITIONS: readonly TVoteDefinition[] = VOTES_ACTIVITIES;
+
+/**
+ * Activities no policy governs (the root quorum alone decides them) have no row in the docs' table;
+ * the policy request still names a resource and action, `ORGANIZATION` / `UPDATE`.
+ */
+const ROOT_QUORUM_ENTRY = { resource: 'ORGANIZATION', action: 'UPDATE' } as const;
+
+/**
+ * The resource and action every version of a definition maps to.
+ * @throws Error when a type is in neither the policy table nor the root-quorum list, or when its versions disagree
+ */
+export function policyEntryOf(def: TAnyActivityDefinition): { resource: string; action: string } {
+  const entries = def.versions.map((v) => {
+    if (ROOT_QUORUM_ACTIVITY_TYPES.has(v.type)) return ROOT_QUORUM_ENTRY;
+    const e = activityPolicyEntry(v.type);
+    if (!e) throw new Error(`activity type ${v.type} (${def.path}) is not in the policy table (libs/policy/src/activity-table.ts); add its resource and action there`);
+    return e;
+  });
+  const [first] = entries;
+  for (const e of entries) {
+    if (e.resource !== first!.resource || e.action !== first!.action) throw new Error(`the versions of ${def.path} map to different resources or actions in the policy table`);
+  }
+  return { resource: first!.resource, action: first!.action };
+}
+
 export interface TActivityRegistry {
-  byPath(path: string): TAnyActivityDefinition | undefined;
-  version(def: TAnyActivityDefinition, type: string): TActivityVersion | undefined;
+  byPath(path: string): TSubmittable | undefined;
+  version(def: TActivityWire, type: string): TActivityVersion | undefined;
   /** Intent/result keys of any known type (for serializing stored activities). */
   versionOfType(type: string): TActivityVersion | undefined;
   /** The definition that accepts a type (to finish a stored activity after consensus). */
-  byType(type: string): TAnyActivityDefinition | undefined;
+  byType(type: string): TRegisteredActivity | undefined;
 }
 
-/** Builds the lookup tables, refusing duplicate paths or types (a programming error). */
-export function createActivityRegistry(defs: readonly TAnyActivityDefinition[] = ACTIVITY_DEFINITIONS): TActivityRegistry {
-  const byPath = new Map<string, TAnyActivityDefinition>();
+/**
+ * Builds the lookup tables.
+ * @throws Error on a duplicate path or type, or a type the policy table lacks (programming errors)
+ */
+export function createActivityRegistry(defs: readonly TAnyActivityDefinition[] = ACTIVITY_DEFINITIONS, votes: readonly TVoteDefinition[] = VOTE_DEFINITIONS): TActivityRegistry {
+  const byPath = new Map<string, TSubmittable>();
   const byType = new Map<string, TActivityVersion>();
-  const defByType = new Map<string, TAnyActivityDefinition>();
+  const defByType = new Map<string, TRegisteredActivity>();
   for (const d of defs) {
     if (byPath.has(d.path)) throw new Error(`duplicate activity path ${d.path}`);
-    byPath.set(d.path, d);
+    const registered: TRegisteredActivity = { ...d, ...policyEntryOf(d) };
+    byPath.set(d.path, registered);
     for (const v of d.versions) {
       if (byType.has(v.type)) throw new Error(`duplicate activity type ${v.type}`);
       byType.set(v.type, v);
-      defByType.set(v.type, d);
+      defByType.set(v.type, registered);
     }
+  }
+  for (const v of votes) {
+    if (byPath.has(v.path)) throw new Error(`duplicate activity path ${v.path}`);
+    byPath.set(v.path, v);
   }
   return {
     byPath: (p) => byPath.get(p),

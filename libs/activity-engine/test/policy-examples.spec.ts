@@ -10,6 +10,7 @@ import { Keypair, SystemProgram, Transaction as SolanaTransaction } from '@solan
 import { Transaction } from 'ethers';
 import type { Policy, TRepositories } from '@latchkey/persistence';
 import { describe, expect, it } from 'vitest';
+import { createActivityRegistry } from '../src/registry.js';
 import { approversFrom, createPolicyEvaluator, type TApprover, type TPolicyOutcome, type TPolicyRequest } from '../src/engine/policy-decision.js';
 import type { TPolicyEvaluationErrorKind } from '@latchkey/policy';
 import { createConditionContext, type TConditionContext, type TConsensusContext } from '@latchkey/policy';
@@ -36,7 +37,8 @@ const ethUnsigned = (to: string, value: bigint, data = '0x') =>
 const signEth = (to: string, value: bigint, data?: string): TConditionContext =>
   createConditionContext({
     type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
-    intent: { signWith: '0xabc', type: 'TRANSACTION_TYPE_ETHEREUM', unsignedTransaction: ethUnsigned(to, value, data) },
+    params: { type: 'TRANSACTION_TYPE_ETHEREUM' },
+    transaction: { type: 'TRANSACTION_TYPE_ETHEREUM', unsignedTransaction: ethUnsigned(to, value, data) },
     now: NOW,
     wallet: { id: WALLET, imported: false, exported: false, label: 'hot' },
     walletAccount: { address: '0xabc' },
@@ -48,11 +50,14 @@ const signSolana = (lamports: number, to = recipient): TConditionContext => {
   const tx = new SolanaTransaction({ feePayer: payer, recentBlockhash: Keypair.fromSeed(new Uint8Array(32).fill(9)).publicKey.toBase58() });
   tx.add(SystemProgram.transfer({ fromPubkey: payer, toPubkey: to, lamports }));
   const hex = Buffer.from(tx.serialize({ requireAllSignatures: false, verifySignatures: false })).toString('hex');
-  return createConditionContext({ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent: { signWith: payer.toBase58(), type: 'TRANSACTION_TYPE_SOLANA', unsignedTransaction: hex }, now: NOW });
+  return createConditionContext({ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', params: { type: 'TRANSACTION_TYPE_SOLANA' }, transaction: { type: 'TRANSACTION_TYPE_SOLANA', unsignedTransaction: hex }, now: NOW });
 };
 
+/** `activity.params` as the engine exposes them: the registered definition's `policyParams`. */
+const registry = createActivityRegistry();
+const exposed = (type: string, intent: unknown): Record<string, unknown> => registry.byType(type)?.policyParams?.(intent) ?? {};
 const activity = (type: string, intent: unknown = {}, extra: Partial<Parameters<typeof createConditionContext>[0]> = {}): TConditionContext =>
-  createConditionContext({ type, intent, now: NOW, ...extra });
+  createConditionContext({ type, params: exposed(type, intent), now: NOW, ...extra });
 
 const signRawWithKey = activity('ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', { signWith: KEY, hashFunction: 'HASH_FUNCTION_NO_OP', encoding: 'PAYLOAD_ENCODING_HEXADECIMAL' }, {
   privateKey: { id: KEY, tags: [], imported: false, exported: false, label: 'k' },
@@ -246,8 +251,8 @@ const EXAMPLES: TExample[] = [
     expression: "time.now >= Timestamp('2026-03-01T00:00:00Z') && time.now < Timestamp('2026-04-01T00:00:00Z')",
     cases: [
       [activity('ACTIVITY_TYPE_SIGN_TRANSACTION_V2'), true, 'mid-March'],
-      [createConditionContext({ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent: {}, now: new Date('2026-04-01T00:00:00Z') }), false, 'the end instant'],
-      [createConditionContext({ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent: {}, now: new Date('2026-03-01T00:00:00Z') }), true, 'the start instant'],
+      [createConditionContext({ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', params: {}, now: new Date('2026-04-01T00:00:00Z') }), false, 'the end instant'],
+      [createConditionContext({ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', params: {}, now: new Date('2026-03-01T00:00:00Z') }), true, 'the start instant'],
     ],
   },
 ];

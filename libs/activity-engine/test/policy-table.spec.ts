@@ -1,12 +1,14 @@
 /**
  * The docs' resource/action/kind table against the registry: every registered activity type is
- * in the table (or is one of the root-quorum activities no policy governs), and each definition
- * declares the table's resource and action.
+ * in the table (or is one of the root-quorum activities no policy governs), the registry serves
+ * each definition with the table's resource and action and refuses a type the table lacks, and
+ * each definition exposes exactly Turnkey's documented `activity.params`.
  */
 import { describe, expect, it } from 'vitest';
 import { ACTIVITY_DEFINITIONS } from '../src/registry.js';
-import { ACTIVITY_POLICY_TABLE, KINDS_WITHOUT_DOCUMENTED_RESOURCE, ROOT_QUORUM_ACTIVITY_TYPES, activityPolicyEntry } from '@latchkey/policy';
-import { activityKind } from '../src/engine/activity-definition.js';
+import { ACTIVITY_POLICY_TABLE, KINDS_WITHOUT_DOCUMENTED_RESOURCE, ROOT_QUORUM_ACTIVITY_TYPES, activityKind, activityPolicyEntry } from '@latchkey/policy';
+import type { TAnyActivityDefinition } from '../src/engine/activity-definition.js';
+import { createActivityRegistry, policyEntryOf } from '../src/registry.js';
 
 describe('ACTIVITY_POLICY_TABLE', () => {
   it('maps every version of a kind to one resource and action', () => {
@@ -45,16 +47,42 @@ describe('registered activity definitions', () => {
     expect(missing).toEqual([]);
   });
 
-  it("every definition declares the docs table's resource and action", () => {
-    const mismatches: string[] = [];
+  it("serves every definition with the docs table's resource and action", () => {
+    const registry = createActivityRegistry();
+    expect(registry.byPath('sign_transaction')).toMatchObject({ resource: 'PRIVATE_KEY', action: 'SIGN' });
+    expect(registry.byPath('create_wallet')).toMatchObject({ resource: 'WALLET', action: 'CREATE' });
+    expect(registry.byPath('update_root_quorum')).toMatchObject({ resource: 'ORGANIZATION', action: 'UPDATE' });
     for (const d of ACTIVITY_DEFINITIONS) {
       for (const v of d.versions) {
         const entry = activityPolicyEntry(v.type);
-        if (entry && (entry.resource !== d.resource || entry.action !== d.action)) {
-          mismatches.push(`${d.path} (${v.type}): declares ${d.resource}/${d.action}, docs say ${entry.resource}/${entry.action}`);
-        }
+        if (entry) expect(registry.byType(v.type)).toMatchObject({ resource: entry.resource, action: entry.action });
       }
     }
-    expect(mismatches).toEqual([]);
+  });
+
+  it('refuses to build with a type the policy table lacks', () => {
+    const bogus = { ...ACTIVITY_DEFINITIONS[0]!, path: 'bogus', versions: [{ type: 'ACTIVITY_TYPE_BOGUS', intentKey: 'b', resultKey: 'b' }] } as TAnyActivityDefinition;
+    expect(() => policyEntryOf(bogus)).toThrow(/ACTIVITY_TYPE_BOGUS \(bogus\) is not in the policy table/);
+    expect(() => createActivityRegistry([...ACTIVITY_DEFINITIONS, bogus])).toThrow(/not in the policy table/);
+  });
+
+  it('exposes only the documented request fields as activity.params, snake_case, numbers as ints', () => {
+    const registry = createActivityRegistry();
+    const params = (type: string, intent: unknown) => registry.byType(type)?.policyParams?.(intent) ?? {};
+    expect(params('ACTIVITY_TYPE_DELETE_API_KEYS', { userId: 'u', apiKeyIds: ['k'], organizationId: 'o' })).toEqual({ user_id: 'u', api_key_ids: ['k'] });
+    expect(params('ACTIVITY_TYPE_CREATE_API_KEYS_V2', { userId: 'u', apiKeys: [] })).toEqual({ user_id: 'u' });
+    expect(params('ACTIVITY_TYPE_DELETE_USERS', { userIds: ['a'] })).toEqual({ user_ids: ['a'] });
+    expect(params('ACTIVITY_TYPE_INIT_OTP_AUTH_V3', { otpLength: 6, contact: 'a@b.c' })).toEqual({ otp_length: 6n });
+    expect(params('ACTIVITY_TYPE_STAMP_LOGIN', { publicKey: '02' })).toEqual({ session_profile_id: '' });
+    expect(params('ACTIVITY_TYPE_OTP_LOGIN', { sessionProfileId: 'p' })).toEqual({ session_profile_id: 'p' });
+    expect(params('ACTIVITY_TYPE_OAUTH_LOGIN', {})).toEqual({ session_profile_id: '' });
+    expect(params('ACTIVITY_TYPE_EXPORT_WALLET', { walletId: 'w', targetPublicKey: '04' })).toEqual({ target_public_key: '04' });
+    expect(params('ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT', { address: 'a', targetPublicKey: '04' })).toEqual({ target_public_key: '04' });
+    expect(params('ACTIVITY_TYPE_EXPORT_PRIVATE_KEY', { privateKeyId: 'k', targetPublicKey: '04' })).toEqual({ target_public_key: '04' });
+    expect(params('ACTIVITY_TYPE_UPDATE_WALLET', { walletId: 'w', walletName: 'n' })).toEqual({ wallet_id: 'w' });
+    expect(params('ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', { signWith: 'x', payload: 'p', hashFunction: 'HASH_FUNCTION_NO_OP', encoding: 'PAYLOAD_ENCODING_HEXADECIMAL' })).toEqual({ hash_function: 'HASH_FUNCTION_NO_OP', encoding: 'PAYLOAD_ENCODING_HEXADECIMAL' });
+    expect(params('ACTIVITY_TYPE_SIGN_RAW_PAYLOADS', { signWith: 'x', payloads: [], hashFunction: 'HASH_FUNCTION_NO_OP', encoding: 'PAYLOAD_ENCODING_HEXADECIMAL' })).toEqual({ hash_function: 'HASH_FUNCTION_NO_OP', encoding: 'PAYLOAD_ENCODING_HEXADECIMAL' });
+    expect(params('ACTIVITY_TYPE_SIGN_TRANSACTION_V2', { signWith: 'x', type: 'TRANSACTION_TYPE_ETHEREUM', unsignedTransaction: '00' })).toEqual({ type: 'TRANSACTION_TYPE_ETHEREUM' });
+    expect(params('ACTIVITY_TYPE_CREATE_WALLET', { walletName: 'w' })).toEqual({});
   });
 });

@@ -108,3 +108,21 @@ export type TActivity = z.infer<typeof ZActivitySchema>;
 
 export const ZActivityResponseSchema = z.object({ activity: ZActivitySchema });
 export type TActivityResponse = z.infer<typeof ZActivityResponseSchema>;
+
+/** One accepted `type` of an activity kind, with the keys its intent and result travel under. */
+export interface TActivityVersion {
+  type: string;
+  intentKey: string;
+  resultKey: string;
+}
+
+/** The wire names of an activity kind: its path after `/public/v1/submit/` and every accepted version. */
+export interface TActivityWire {
+  path: string;
+  versions: readonly [TActivityVersion, ...TActivityVersion[]];
+}
+
+/** Declares a kind's wire names next to its schema, so the engine's definition only refers to them. */
+export function defineActivityWire(path: string, versions: readonly [TActivityVersion, ...TActivityVersion[]]): TActivityWire {
+  return { path, versions };
+}

@@ -5,7 +5,7 @@
 import { Keypair, SystemProgram, Transaction as SolanaTransaction } from '@solana/web3.js';
 import { Transaction } from 'ethers';
 import { describe, expect, it } from 'vitest';
-import { activityContext, activityParams, createConditionContext, ethTxContext, solanaTxContext } from './context.js';
+import { activityContext, createConditionContext, exposeParams, ethTxContext, solanaTxContext } from './context.js';
 
 const TO = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const NOW = new Date('2024-01-01T00:00:00Z');
@@ -60,9 +60,9 @@ describe('solanaTxContext', () => {
   });
 });
 
-describe('activityContext and activityParams', () => {
+describe('activityContext and exposeParams', () => {
   it('takes resource, action and kind from the docs table', () => {
-    expect(activityContext('ACTIVITY_TYPE_SIGN_TRANSACTION_V2', { type: 'TRANSACTION_TYPE_ETHEREUM', unsignedTransaction: '0x' })).toEqual({
+    expect(activityContext('ACTIVITY_TYPE_SIGN_TRANSACTION_V2', { type: 'TRANSACTION_TYPE_ETHEREUM' })).toEqual({
       type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
       kind: 'SIGN_TRANSACTION',
       resource: 'PRIVATE_KEY',
@@ -72,32 +72,30 @@ describe('activityContext and activityParams', () => {
   });
 
   it('leaves resource and action absent for a root-quorum activity', () => {
-    const a = activityContext('ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', { threshold: 1 });
+    const a = activityContext('ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', {});
     expect(a).toEqual({ type: 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', kind: 'UPDATE_ROOT_QUORUM', params: {} });
   });
 
-  it('exposes only the documented request fields, snake_case, numbers as ints', () => {
-    expect(activityParams('ACTIVITY_TYPE_DELETE_API_KEYS', { userId: 'u', apiKeyIds: ['k'], organizationId: 'o' })).toEqual({ user_id: 'u', api_key_ids: ['k'] });
-    expect(activityParams('ACTIVITY_TYPE_INIT_OTP_AUTH_V3', { otpLength: 6, contact: 'a@b.c' })).toEqual({ otp_length: 6n });
-    expect(activityParams('ACTIVITY_TYPE_STAMP_LOGIN', { publicKey: '02' })).toEqual({ session_profile_id: '' });
-    expect(activityParams('ACTIVITY_TYPE_EXPORT_WALLET', { walletId: 'w', targetPublicKey: '04' })).toEqual({ target_public_key: '04' });
-    expect(activityParams('ACTIVITY_TYPE_CREATE_WALLET', { walletName: 'w' })).toEqual({});
-    expect(activityParams('ACTIVITY_TYPE_DELETE_USERS', null)).toEqual({});
+  it('exposes only the named request fields, snake_case, numbers as ints, with defaults', () => {
+    expect(exposeParams({ userId: 'user_id', apiKeyIds: 'api_key_ids' })({ userId: 'u', apiKeyIds: ['k'], organizationId: 'o' })).toEqual({ user_id: 'u', api_key_ids: ['k'] });
+    expect(exposeParams({ otpLength: 'otp_length' })({ otpLength: 6, contact: 'a@b.c' })).toEqual({ otp_length: 6n });
+    expect(exposeParams({ sessionProfileId: 'session_profile_id' }, { session_profile_id: '' })({ publicKey: '02' })).toEqual({ session_profile_id: '' });
+    expect(exposeParams({ userIds: 'user_ids' })({ userIds: null })).toEqual({});
   });
 });
 
 describe('createConditionContext', () => {
   it('parses a sign_transaction into eth.tx and leaves every other part absent', () => {
     const unsigned = Transaction.from({ type: 2, chainId: 1n, nonce: 0, maxPriorityFeePerGas: 1n, maxFeePerGas: 1n, gasLimit: 21_000n, to: TO, value: 1n, data: '0x', accessList: [] }).unsignedSerialized;
-    const ctx = createConditionContext({ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent: { signWith: TO, type: 'TRANSACTION_TYPE_ETHEREUM', unsignedTransaction: unsigned }, now: NOW, signerAddress: TO });
+    const ctx = createConditionContext({ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', params: { type: 'TRANSACTION_TYPE_ETHEREUM' }, transaction: { type: 'TRANSACTION_TYPE_ETHEREUM', unsignedTransaction: unsigned }, now: NOW, signerAddress: TO });
     expect(ctx.eth?.tx.from).toBe(TO.toLowerCase());
     expect(Object.keys(ctx).sort()).toEqual(['activity', 'eth', 'time']);
   });
 
-  it('leaves eth.tx absent for an unparsable transaction and for other activities', () => {
-    const bad = createConditionContext({ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent: { type: 'TRANSACTION_TYPE_ETHEREUM', unsignedTransaction: 'zz' }, now: NOW });
+  it('leaves eth.tx absent for an unparsable transaction and when no transaction is given', () => {
+    const bad = createConditionContext({ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', params: {}, transaction: { type: 'TRANSACTION_TYPE_ETHEREUM', unsignedTransaction: 'zz' }, now: NOW });
     expect(bad.eth).toBeUndefined();
-    const raw = createConditionContext({ type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', intent: { type: 'TRANSACTION_TYPE_ETHEREUM', unsignedTransaction: '0x' }, now: NOW });
+    const raw = createConditionContext({ type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', params: {}, now: NOW });
     expect(Object.keys(raw).sort()).toEqual(['activity', 'time']);
   });
 });

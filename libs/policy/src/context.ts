@@ -205,7 +205,12 @@ function pick(intent: TIntent, out: Record<string, unknown>, from: string, to: s
   out[to] = typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : value;
 }
 
-function fields(mapping: Record<string, string>, defaults: Record<string, unknown> = {}): TParamsExtractor {
+/**
+ * A definition's `policyParams`: the request fields Turnkey exposes to policies for that kind (docs
+ * "Activity parameters"), renamed camelCase → snake_case; every other field of a request is absent
+ * (a MissingField if a policy reads it). `defaults` are present even when the request omits them.
+ */
+export function exposeParams(mapping: Record<string, string>, defaults: Record<string, unknown> = {}): TParamsExtractor {
   return (intent) => {
     const out: Record<string, unknown> = { ...defaults };
     for (const [from, to] of Object.entries(mapping)) pick(intent, out, from, to);
@@ -213,41 +218,10 @@ function fields(mapping: Record<string, string>, defaults: Record<string, unknow
   };
 }
 
-/**
- * `activity.params` per kind: the request fields Turnkey exposes to policies (docs "Activity
- * parameters"); every other field of a request is absent (a MissingField if a policy reads it).
- */
-const PARAMS_BY_KIND: Readonly<Record<string, TParamsExtractor>> = {
-  SIGN_RAW_PAYLOAD: fields({ hashFunction: 'hash_function', encoding: 'encoding' }),
-  SIGN_RAW_PAYLOADS: fields({ hashFunction: 'hash_function', encoding: 'encoding' }),
-  SIGN_TRANSACTION: fields({ type: 'type' }),
-  DELETE_USERS: fields({ userIds: 'user_ids' }),
-  CREATE_API_KEYS: fields({ userId: 'user_id' }),
-  DELETE_API_KEYS: fields({ userId: 'user_id', apiKeyIds: 'api_key_ids' }),
-  EXPORT_WALLET: fields({ targetPublicKey: 'target_public_key' }),
-  EXPORT_WALLET_ACCOUNT: fields({ targetPublicKey: 'target_public_key' }),
-  EXPORT_PRIVATE_KEY: fields({ targetPublicKey: 'target_public_key' }),
-  UPDATE_WALLET: fields({ walletId: 'wallet_id' }),
-  INIT_OTP_AUTH: fields({ otpLength: 'otp_length' }),
-  // "The session profile ID, or an empty string when omitted."
-  OTP_LOGIN: fields({ sessionProfileId: 'session_profile_id' }, { session_profile_id: '' }),
-  STAMP_LOGIN: fields({ sessionProfileId: 'session_profile_id' }, { session_profile_id: '' }),
-  OAUTH_LOGIN: fields({ sessionProfileId: 'session_profile_id' }, { session_profile_id: '' }),
-  UPDATE_WEBHOOK_ENDPOINT: fields({ endpointId: 'endpoint_id' }),
-  DELETE_WEBHOOK_ENDPOINT: fields({ endpointId: 'endpoint_id' }),
-};
-
-/** `activity.params` of a request: the exposed fields of its intent (camelCase in, snake_case out). */
-export function activityParams(type: string, intent: unknown): Record<string, unknown> {
-  const extract = PARAMS_BY_KIND[activityKind(type)];
-  if (!extract || typeof intent !== 'object' || intent === null || Array.isArray(intent)) return {};
-  return extract(intent as TIntent);
-}
-
-/** `activity` of a request: type, kind, resource and action from the docs' table, and its params. */
-export function activityContext(type: string, intent: unknown): TPolicyActivity {
+/** `activity` of a request: type, kind, resource and action from the docs' table, and its exposed params. */
+export function activityContext(type: string, params: Record<string, unknown>): TPolicyActivity {
   const entry = activityPolicyEntry(type);
-  const activity: TPolicyActivity = { type, kind: activityKind(type), params: activityParams(type, intent) };
+  const activity: TPolicyActivity = { type, kind: activityKind(type), params };
   if (entry) {
     activity.resource = entry.resource;
     activity.action = entry.action;
@@ -255,40 +229,39 @@ export function activityContext(type: string, intent: unknown): TPolicyActivity 
   return activity;
 }
 
-export interface TConditionContextInput {
-  /** The activity type and its intent (the request's `parameters`). */
+export interface TConditionContextInput extends TPolicyFacts {
   type: string;
-  intent: unknown;
+  /** `activity.params`: what the kind exposes of its request (its definition's `policyParams`). */
+  params: Record<string, unknown>;
   /** Trusted server time (`time.now`). */
   now: Date;
+}
+
+/** What an activity touches, looked up by its definition's `policyFacts` for the condition context. */
+export interface TPolicyFacts {
   wallet?: TPolicyWallet;
   wallets?: TPolicyWallet[];
   privateKey?: TPolicyPrivateKey;
   walletAccount?: TPolicyWalletAccount;
   /** The signing account's address, for `eth.tx.from`. */
   signerAddress?: string;
+  /** The unsigned transaction a sign_transaction signs: parsed into `eth.tx` / `solana.tx`. */
+  transaction?: { type: string; unsignedTransaction: string };
 }
 
-/** The unsigned transaction of a `sign_transaction` intent, if the intent has one. */
-function transactionOf(intent: unknown): { type: string; unsignedTransaction: string } | undefined {
-  if (typeof intent !== 'object' || intent === null) return undefined;
-  const { type, unsignedTransaction } = intent as TIntent;
-  return typeof type === 'string' && typeof unsignedTransaction === 'string' ? { type, unsignedTransaction } : undefined;
-}
 
 /**
- * The condition context of a request. For `sign_transaction` the unsigned transaction is parsed
- * into `eth.tx` (TRANSACTION_TYPE_ETHEREUM) or `solana.tx` (TRANSACTION_TYPE_SOLANA); a
+ * The condition context of a request. A transaction (sign_transaction's facts) is parsed into `eth.tx` (TRANSACTION_TYPE_ETHEREUM) or `solana.tx` (TRANSACTION_TYPE_SOLANA); a
  * transaction that does not parse leaves them absent (the signer refuses it anyway, and a policy
  * reading them gets a MissingField rather than a made-up value).
  */
 export function createConditionContext(input: TConditionContextInput): TConditionContext {
-  const context: TConditionContext = { activity: activityContext(input.type, input.intent), time: { now: input.now } };
+  const context: TConditionContext = { activity: activityContext(input.type, input.params), time: { now: input.now } };
   if (input.wallet) context.wallet = input.wallet;
   if (input.wallets) context.wallets = input.wallets;
   if (input.privateKey) context.private_key = input.privateKey;
   if (input.walletAccount) context.wallet_account = input.walletAccount;
-  const tx = activityKind(input.type) === 'SIGN_TRANSACTION' ? transactionOf(input.intent) : undefined;
+  const tx = input.transaction;
   if (tx?.type === 'TRANSACTION_TYPE_ETHEREUM') {
     const eth = tryParse(() => ethTxContext(tx.unsignedTransaction, input.signerAddress === undefined ? {} : { from: input.signerAddress }));
     if (eth) context.eth = { tx: eth };

@@ -28,8 +28,8 @@ export { MAX_EVALUATION_STEPS, evaluatePolicyExpression, type TEvaluationContext
 export { PolicyTimestamp, parseTimestamp, timestampOf } from './timestamp.js';
 export {
   activityContext,
-  activityParams,
   createConditionContext,
+  exposeParams,
   ethTxContext,
   solanaTxContext,
   type TConditionContext,
@@ -38,6 +38,7 @@ export {
   type TEthTxContext,
   type TPolicyActivity,
   type TPolicyCredential,
+  type TPolicyFacts,
   type TPolicyPrivateKey,
   type TPolicyUser,
   type TPolicyWallet,

@@ -1,20 +1,21 @@
 /**
- * What an activity kind declares: its path, every accepted version of its type with the matching
- * intent and result keys, its policy resource and action, its parameter schema, an optional
- * stateless validation (400 before anything is written), and its handler.
+ * What an activity kind declares — the only declaration of a kind: its wire names (path, every
+ * accepted version with its intent and result keys, from its `@latchkey/domain` schema file), its
+ * parameter schema, who may submit it, an optional stateless validation (400 before anything is
+ * written), what policies may read of it (`policyParams`, `policyFacts`), and its handler. Its
+ * policy resource and action are not declared here: the registry looks them up once in the
+ * policy table (`@latchkey/policy`), so the two cannot disagree.
  */
 import type { TKeyVault } from '@latchkey/crypto';
 import type { TRepositories } from '@latchkey/persistence';
+import type { TActivityVersion, TActivityWire, TVoteIntent } from '@latchkey/domain';
+import type { TPolicyFacts } from '@latchkey/policy';
 import type { z } from 'zod';
 import type { TPrincipal } from './principal.js';
 import type { TEngineServices } from './services.js';
 import type { TAuthCache } from './auth-cache.js';
 
-export interface TActivityVersion {
-  type: string;
-  intentKey: string;
-  resultKey: string;
-}
+export type { TActivityVersion };
 
 export interface TActivityContext {
   /** Repositories bound to the activity's transaction: everything written commits together. */
@@ -65,13 +66,7 @@ export interface TActivityAccess {
  */
 export type TFailureMode = 'record' | 'reject';
 
-export interface TActivityDefinition<TParams = unknown, TResult extends Record<string, unknown> = Record<string, unknown>> {
-  /** The path segment after `/public/v1/submit/`. */
-  path: string;
-  versions: readonly [TActivityVersion, ...TActivityVersion[]];
-  /** `activity.resource` and `activity.action` as the policy language names them. */
-  resource: string;
-  action: string;
+export interface TActivityDefinition<TParams = unknown, TResult extends Record<string, unknown> = Record<string, unknown>> extends TActivityWire {
   access?: TActivityAccess;
   onFailure?: TFailureMode;
   /**
@@ -88,6 +83,17 @@ export interface TActivityDefinition<TParams = unknown, TResult extends Record<s
    */
   validate?(params: TParams): void;
   /**
+   * `activity.params` as policies see it: the request fields Turnkey exposes for this kind
+   * (`exposeParams` of `@latchkey/policy`). Absent: none.
+   */
+  policyParams?(params: TParams): Record<string, unknown>;
+  /**
+   * What the activity touches, for the policy condition (`wallet`, `wallets`, `private_key`,
+   * `wallet_account`, the transaction behind `eth.tx` / `solana.tx`), built from the lookups in
+   * `engine/policy-context.ts`. Read only when a policy's condition is evaluated.
+   */
+  policyFacts?(db: TRepositories, organizationId: string, params: TParams): Promise<TPolicyFacts>;
+  /**
    * Performs the activity inside its transaction. A thrown AppError makes the activity FAILED
    * (with that error as `failure`) and rolls back its effects.
    */
@@ -97,10 +103,25 @@ export interface TActivityDefinition<TParams = unknown, TResult extends Record<s
 /** Erases the parameter type for the registry (each definition checks its own params). */
 export type TAnyActivityDefinition = TActivityDefinition<any, Record<string, unknown>>;
 
-/** `ACTIVITY_TYPE_CREATE_USERS_V4` → `CREATE_USERS` (the policy language's `activity.kind`). */
-export function activityKind(type: string): string {
-  return type.replace(/^ACTIVITY_TYPE_/, '').replace(/_V\d+$/, '');
+/** A definition as the registry serves it: with its policy resource and action from the policy table. */
+export type TRegisteredActivity = TAnyActivityDefinition & { resource: string; action: string };
+
+/**
+ * approve_activity / reject_activity: a vote on a waiting activity (found by fingerprint) rather
+ * than an activity of its own. The submission pipeline checks its envelope, type, timestamp and
+ * organization like any other kind's, then hands the vote to consensus, which locks the voted-on
+ * activity, records the vote and, once the policies allow, runs that activity's handler.
+ */
+export interface TVoteDefinition extends TActivityWire {
+  vote: 'VOTE_SELECTION_APPROVED' | 'VOTE_SELECTION_REJECTED';
+  params: z.ZodType<TVoteIntent>;
 }
+
+/** Anything the submit path serves. */
+export type TSubmittable = TRegisteredActivity | TVoteDefinition;
+
+export const isVote = (d: TSubmittable): d is TVoteDefinition => 'vote' in d;
+
 
 /**
  * `tx` with its `notifyChange` also recorded in `changes`, so that after commit the engine can

@@ -15,9 +15,10 @@
 import { newId, type TKeyVault } from '@latchkey/crypto';
 import { AppError, fromZodIssues, toTimestamp, ZActivityRequestSchema, ZVoteIntentSchema, type TActivity, type TActivityStatus, type TVote } from '@latchkey/domain';
 import type { Activity, TRepositories, TStore, Vote } from '@latchkey/persistence';
-import { wireUsers } from '../queries/users.js';
+import { wireUsers } from './serialize.js';
 import type { TActivityRegistry } from '../registry.js';
-import { activityKind, announcing, type TAnyActivityDefinition } from './activity-definition.js';
+import { activityKind } from '@latchkey/policy';
+import { announcing, type TRegisteredActivity, type TVoteDefinition } from './activity-definition.js';
 import { approversFrom, type TApprover, type TApprovers, type TCandidate, type TPolicyDecision, type TPolicyEvaluator, type TPolicyRequest } from './policy-decision.js';
 import { conditionContext } from './policy-context.js';
 import type { TPrincipal } from './principal.js';
@@ -25,9 +26,7 @@ import { activityToWire } from './serialize.js';
 import type { TEngineServices } from './services.js';
 import { nextStatus } from './status-machine.js';
 
-export const VOTE_PATHS = { approve_activity: 'VOTE_SELECTION_APPROVED', reject_activity: 'VOTE_SELECTION_REJECTED' } as const;
-const VOTE_TYPES = { VOTE_SELECTION_APPROVED: 'ACTIVITY_TYPE_APPROVE_ACTIVITY', VOTE_SELECTION_REJECTED: 'ACTIVITY_TYPE_REJECT_ACTIVITY' } as const;
-type TSelection = keyof typeof VOTE_TYPES;
+type TSelection = TVoteDefinition['vote'];
 
 const WEBAUTHN_TYPE = 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR';
 const CREDENTIAL_TYPE_OF_KIND = { 'api-key': '', webauthn: WEBAUTHN_TYPE, attested: 'CREDENTIAL_TYPE_LOGIN' } as const;
@@ -134,7 +133,7 @@ async function approvalStillPossible(
 }
 
 /** What a waiting activity's policy request was (its initiator and stored intent). */
-function requestOf(activity: Activity, def: TAnyActivityDefinition, params: unknown): TPolicyRequest {
+function requestOf(activity: Activity, def: TRegisteredActivity, params: unknown): TPolicyRequest {
   return {
     principal: { organizationId: activity.organizationId, userId: activity.createdByUserId ?? '', credential: { kind: 'attested', publicKey: '', scheme: '', signature: '' } },
     organizationId: activity.organizationId,
@@ -217,7 +216,7 @@ export async function votingState(deps: Pick<TConsensusDeps, 'store' | 'registry
       return { approver: userFactsOf(userId, user, tags), credentials: credentials.map((c) => c.credential) };
     },
   };
-  const canApprove = await deps.policy.approvalCounts(request, db, approvers, candidate, memo(() => conditionContext(db, request, now)));
+  const canApprove = await deps.policy.approvalCounts(request, db, approvers, candidate, memo(() => conditionContext(db, request, now, def)));
   return { canApprove, canReject: canApprove || activity.createdByUserId === userId };
 }
 
@@ -248,26 +247,16 @@ export async function activityForCaller(deps: Pick<TConsensusDeps, 'store' | 're
 }
 
 /**
- * approve_activity / reject_activity: the signer votes on a waiting activity of its organization,
- * found by fingerprint. Answers the voted-on activity as it now stands.
- * @throws AppError 400 (bad envelope, not waiting, voted before), 404 (no such activity)
+ * approve_activity / reject_activity (their envelope checked by the submit path): the signer votes
+ * on a waiting activity of its organization, found by fingerprint, locked for the vote. Answers
+ * the voted-on activity as it now stands.
+ * @throws AppError 400 (not waiting, voted before), 404 (no such activity)
  */
-export async function voteOnActivity(deps: TConsensusDeps, s: { path: keyof typeof VOTE_PATHS; principal: TPrincipal; body: Record<string, unknown>; raw: Buffer }): Promise<TActivity> {
-  const selection = VOTE_PATHS[s.path];
-  const env = ZActivityRequestSchema.safeParse(s.body);
-  if (!env.success) throw fromZodIssues('activity request', env.error.issues);
-  const { type, timestampMs, organizationId, parameters } = env.data;
-  if (type !== VOTE_TYPES[selection]) throw new AppError('UNKNOWN_ACTIVITY_TYPE', `type ${type} is not accepted on ${s.path}; expected ${VOTE_TYPES[selection]}`, { field: 'type' });
-  if (Math.abs(Number(timestampMs) - deps.now()) > deps.timestampWindowMs) {
-    throw new AppError('TIMESTAMP_OUT_OF_WINDOW', `timestampMs must be within ${deps.timestampWindowMs / 1000} s of the server's clock`, { field: 'timestampMs' });
-  }
-  if (s.principal.organizationId !== organizationId) {
-    throw new AppError('ORGANIZATION_MISMATCH', `organization mismatch: request is targeting organization ${organizationId}, but voters are in organization ${s.principal.organizationId}`);
-  }
-  const parsed = ZVoteIntentSchema.safeParse(parameters);
-  if (!parsed.success) throw fromZodIssues('parameters', parsed.error.issues);
-  const { fingerprint } = parsed.data;
-  const message = s.raw.toString('utf8');
+export async function voteOnActivity(
+  deps: TConsensusDeps,
+  s: { selection: TSelection; principal: TPrincipal; organizationId: string; fingerprint: string; message: string },
+): Promise<TActivity> {
+  const { selection, organizationId, fingerprint, message } = s;
 
   // What the handler announced with notifyChange: after commit this process's caches drop it at
   // once (as submit-activity's `execute` does), so an approved update_root_quorum or deletion
@@ -293,7 +282,7 @@ export async function voteOnActivity(deps: TConsensusDeps, s: { path: keyof type
       const votes = [...before.filter((v) => v.id !== own?.id), vote];
       const params = intentParams(activity, deps.registry);
       const request = requestOf(activity, def, params);
-      const condition = memo(() => conditionContext(tx, request, now));
+      const condition = memo(() => conditionContext(tx, request, now, def));
       const approvers = await approversFromVotes(tx, organizationId, votes, now);
       const decision = await deps.policy.evaluate(request, tx, approversFrom(approvers), condition);
       await recordEvaluation(tx, organizationId, activity.id, decision, now, vote.id);

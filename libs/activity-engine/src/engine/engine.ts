@@ -10,7 +10,7 @@ import { createActivityRegistry, type TActivityRegistry } from '../registry.js';
 import { createQueryRegistry } from '../queries/registry.js';
 import { createAuthCache, type TAuthCache } from './auth-cache.js';
 import { createAuthenticator } from './authenticate.js';
-import { activityForCaller, VOTE_PATHS, voteOnActivity } from './consensus.js';
+import { activityForCaller } from './consensus.js';
 import { createPolicyEvaluator, type TPolicyEvaluator } from './policy-decision.js';
 import { unconfiguredServices, type TEngineServices } from './services.js';
 import { isRecoveryKey, recoveryKeyRefused, submitActivity } from './submit-activity.js';
@@ -68,7 +68,6 @@ export function createEngine(opts: TEngineOptions) {
     async submit(path: string, headers: THeaders, raw: Buffer): Promise<{ activity: TActivity }> {
       const { principal, body, organization, loginOrganization } = await authenticate(headers, raw);
       const deps = { store: opts.store, vault: opts.vault, registry, policy, timestampWindowMs: opts.timestampWindowMs, now, services, cache, onCommitted: (m: string) => cache.invalidate(m) };
-      if (path in VOTE_PATHS) return { activity: await voteOnActivity(deps, { path: path as keyof typeof VOTE_PATHS, principal, body, raw }) };
       const activity = await submitActivity(deps, { path, principal, organization, loginOrganization, body, raw });
       if (activity.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED') return { activity };
       // A waiting activity carries its votes and what the caller may still do.

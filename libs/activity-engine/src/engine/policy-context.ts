@@ -1,14 +1,15 @@
 /**
  * The condition context of an activity (protocol notes §7): `activity{type, kind, resource,
  * action, params}`, the keys it touches (`wallet`, `wallets`, `private_key`, `wallet_account`),
- * the transaction it signs (`eth.tx`, `solana.tx`) and `time.now`. What an activity does not
- * touch is absent, so a policy that reads it gets a MissingField error and does not apply.
+ * the transaction it signs (`eth.tx`, `solana.tx`) and `time.now`. Each definition says what it
+ * exposes (`policyParams`) and what it touches (`policyFacts`, built from the lookups below);
+ * what an activity does not touch is absent, so a policy that reads it gets a MissingField error
+ * and does not apply.
  */
 import type { TRepositories } from '@latchkey/persistence';
-import { createConditionContext, type TConditionContextInput, type TPolicyPrivateKey, type TPolicyWallet } from '@latchkey/policy';
+import { createConditionContext, type TPolicyFacts, type TPolicyPrivateKey, type TPolicyWallet } from '@latchkey/policy';
+import type { TAnyActivityDefinition } from './activity-definition.js';
 import type { TPolicyRequest } from './policy-decision.js';
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
 
 const walletFields = (w: { id: string; name: string; imported: boolean; exported: boolean }): TPolicyWallet => ({ id: w.id, label: w.name, imported: w.imported, exported: w.exported });
 
@@ -17,8 +18,25 @@ async function privateKeyFields(db: TRepositories, organizationId: string, id: s
   return k ? { id: k.id, label: k.name, imported: k.imported, exported: k.exported, tags: k.tagIds } : undefined;
 }
 
-/** What `signWith` / `address` resolve to: a wallet account (and its wallet) or a private key. */
-async function signerFacts(db: TRepositories, organizationId: string, ref: string): Promise<Partial<TConditionContextInput>> {
+/** `wallet`: the wallet an activity names (absent when there is none by that id). */
+export async function walletFacts(db: TRepositories, organizationId: string, walletId: string): Promise<TPolicyFacts> {
+  const w = await db.wallets.findById(organizationId, walletId);
+  return w ? { wallet: walletFields(w) } : {};
+}
+
+/** `wallets`: the wallets an activity names. */
+export async function walletsFacts(db: TRepositories, organizationId: string, walletIds: readonly string[]): Promise<TPolicyFacts> {
+  return { wallets: (await db.wallets.findByIds(organizationId, [...walletIds])).map(walletFields) };
+}
+
+/** `private_key`: the private key an activity names. */
+export async function privateKeyFacts(db: TRepositories, organizationId: string, privateKeyId: string): Promise<TPolicyFacts> {
+  const k = await privateKeyFields(db, organizationId, privateKeyId);
+  return k ? { privateKey: k } : {};
+}
+
+/** What `signWith` / `address` resolve to: a wallet account (and its wallet) or a private key (by id or address). */
+export async function signerFacts(db: TRepositories, organizationId: string, ref: string): Promise<TPolicyFacts> {
   const account = await db.wallets.findAccountByAddress(organizationId, ref);
   if (account) {
     const wallet = await db.wallets.findById(organizationId, account.walletId);
@@ -31,26 +49,10 @@ async function signerFacts(db: TRepositories, organizationId: string, ref: strin
   return byAddress ? { privateKey: byAddress, signerAddress: ref } : {};
 }
 
-/** The condition context of a policy request: the database facts it names, then the language's builder. */
-export async function conditionContext(db: TRepositories, req: TPolicyRequest, now: Date): Promise<Record<string, unknown>> {
-  const p = (req.activity.params ?? {}) as Record<string, unknown>;
-  const org = req.organizationId;
-  const input: TConditionContextInput = { type: req.activity.type, intent: p, now };
-  const walletId = str(p['walletId']);
-  if (walletId) {
-    const w = await db.wallets.findById(org, walletId);
-    if (w) input.wallet = walletFields(w);
-  }
-  if (Array.isArray(p['walletIds'])) {
-    const rows = await db.wallets.findByIds(org, (p['walletIds'] as unknown[]).filter((x): x is string => typeof x === 'string'));
-    input.wallets = rows.map(walletFields);
-  }
-  const privateKeyId = str(p['privateKeyId']);
-  if (privateKeyId) {
-    const k = await privateKeyFields(db, org, privateKeyId);
-    if (k) input.privateKey = k;
-  }
-  const signer = str(p['signWith']) ?? (req.activity.kind === 'EXPORT_WALLET_ACCOUNT' ? str(p['address']) : undefined);
-  if (signer) Object.assign(input, await signerFacts(db, org, signer));
-  return createConditionContext(input) as unknown as Record<string, unknown>;
+/** The condition context of a policy request: the definition's exposed params and facts, then the language's builder. */
+export async function conditionContext(db: TRepositories, req: TPolicyRequest, now: Date, def: TAnyActivityDefinition): Promise<Record<string, unknown>> {
+  const params = req.activity.params;
+  const facts = def.policyFacts ? await def.policyFacts(db, req.organizationId, params) : {};
+  const exposed = def.policyParams ? def.policyParams(params) : {};
+  return createConditionContext({ type: req.activity.type, params: exposed, now, ...facts }) as unknown as Record<string, unknown>;
 }

@@ -13,7 +13,7 @@ import {
   type TWalletAccount,
   type TWalletDetails,
 } from '@latchkey/domain';
-import type { Activity, ApiKey, Authenticator, OauthProvider, PrivateKeyTag, TPrivateKeyRecord, User, Wallet, WalletAccount } from '@latchkey/persistence';
+import type { TRepositories, Activity, ApiKey, Authenticator, OauthProvider, PrivateKeyTag, TPrivateKeyRecord, User, Wallet, WalletAccount } from '@latchkey/persistence';
 
 export function activityToWire(a: Activity): TActivity {
   const status = a.status as TActivityStatus;
@@ -157,4 +157,27 @@ export function userToWire(u: User, parts: TUserParts): TUser {
     updatedAt: toTimestamp(u.updatedAt),
     mfaPolicies: [],
   };
+}
+
+/**
+ * The wire form of `users` (all of one organization's users when `all`, which reads each
+ * credential table once for the whole organization instead of naming every user).
+ */
+export async function wireUsers(db: Pick<TRepositories, 'users' | 'credentials'>, organizationId: string, users: readonly User[], all = false): Promise<TUser[]> {
+  if (users.length === 0) return [];
+  const ids = all ? undefined : users.map((u) => u.id);
+  const [apiKeys, authenticators, oauthProviders, tagsByUser] = await Promise.all([
+    db.credentials.listApiKeysByOrganization(organizationId, ids),
+    db.credentials.listAuthenticatorsByOrganization(organizationId, ids),
+    db.credentials.listOauthProvidersByOrganization(organizationId, ids),
+    db.users.tagIdsByUser(organizationId, ids),
+  ]);
+  return users.map((u) =>
+    userToWire(u, {
+      apiKeys: apiKeys.filter((k) => k.userId === u.id),
+      authenticators: authenticators.filter((a) => a.userId === u.id),
+      oauthProviders: oauthProviders.filter((p) => p.userId === u.id),
+      tagIds: tagsByUser.get(u.id) ?? [],
+    }),
+  );
 }

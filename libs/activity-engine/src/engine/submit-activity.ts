@@ -7,7 +7,9 @@
 import { activityFingerprint, idTimestamp, newId, type TKeyVault } from '@latchkey/crypto';
 import { AppError, fromZodIssues, ZActivityRequestSchema, type TActivity, type TActivityStatus } from '@latchkey/domain';
 import { isUniqueViolation, type Activity, type Organization, type TNewActivity, type TRepositories, type TStore } from '@latchkey/persistence';
-import { activityKind, announcing, type TActivityVersion, type TAnyActivityDefinition } from './activity-definition.js';
+import { activityKind } from '@latchkey/policy';
+import { announcing, isVote, type TActivityVersion, type TRegisteredActivity, type TSubmittable } from './activity-definition.js';
+import { voteOnActivity } from './consensus.js';
 import { approverOf, recordEvaluation, voteOf } from './consensus.js';
 import { conditionContext } from './policy-context.js';
 import type { TPolicyDecision, TPolicyEvaluator, TPolicyRequest } from './policy-decision.js';
@@ -57,18 +59,19 @@ export const recoveryKeyRefused = () => new AppError('REQUEST_NOT_AUTHORIZED', '
  * credential may log in through the parent (`loginViaParent`). Writes elsewhere are refused.
  * @throws AppError ORGANIZATION_MISMATCH
  */
-function actingOrganization(def: TAnyActivityDefinition, s: TSubmission, requested: string): string {
+function actingOrganization(def: TSubmittable, s: TSubmission, requested: string): string {
   const mismatch = (signerOrg: string) =>
     new AppError(
       'ORGANIZATION_MISMATCH',
       `organization mismatch: request is targeting organization ${requested}, but the signer is in organization ${signerOrg}`,
     );
+  const access = isVote(def) ? undefined : def.access;
   if (s.loginOrganization) {
-    if (!def.access?.loginViaParent) throw mismatch(s.principal.organizationId);
+    if (!access?.loginViaParent) throw mismatch(s.principal.organizationId);
     return s.loginOrganization.id;
   }
   if (s.principal.organizationId === requested) return requested;
-  if (def.access?.parentMayAct && s.organization.parentOrganizationId === s.principal.organizationId) return requested;
+  if (access?.parentMayAct && s.organization.parentOrganizationId === s.principal.organizationId) return requested;
   throw mismatch(s.principal.organizationId);
 }
 
@@ -84,7 +87,7 @@ export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise
   if (!def) throw new AppError('NOT_FOUND', `unknown activity endpoint: /public/v1/submit/${s.path}`);
 
   if (isRecoveryKey(s.principal) && def.path !== 'recover_user') throw recoveryKeyRefused();
-  if (s.principal.credential.kind === 'attested' && !def.access?.attested) {
+  if (s.principal.credential.kind === 'attested' && (isVote(def) || !def.access?.attested)) {
     throw new AppError('REQUEST_NOT_AUTHORIZED', 'request not authorized: an attested stamp can only submit stamp_login');
   }
 
@@ -111,6 +114,12 @@ export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise
 
   // A parent organization may read its sub-organizations but acts in them only for logins.
   const organizationId = actingOrganization(def, s, requestedOrganizationId);
+
+  if (isVote(def)) {
+    const vote = def.params.safeParse(parameters);
+    if (!vote.success) throw fromZodIssues('parameters', vote.error.issues);
+    return voteOnActivity(deps, { selection: def.vote, principal: s.principal, organizationId, fingerprint: vote.data.fingerprint, message: s.raw.toString('utf8') });
+  }
 
   const fingerprint = activityFingerprint(s.raw);
   // The idempotency lookup. A read-only activity skips it: its handler has no effects, so a repeat
@@ -147,7 +156,7 @@ export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise
     request,
     reads,
     { userIds: [s.principal.userId], details: async () => [await approverOf(deps.store, s.principal)] },
-    () => conditionContext(deps.store, request, now),
+    () => conditionContext(deps.store, request, now, def),
   );
   const pending: TPending = { activityId, organizationId, type, version, params, fingerprint, principal: s.principal, status: 'ACTIVITY_STATUS_CREATED', decision, message: s.raw.toString('utf8') };
 
@@ -224,7 +233,7 @@ async function record(
  * and its outbox event go in with one statement. With a policy evaluation to record as well, the
  * write falls back to `record`'s transaction (the handler's work is not repeated).
  */
-async function executeReadOnly(deps: TSubmitDeps, def: TAnyActivityDefinition, p: TPending): Promise<TActivity> {
+async function executeReadOnly(deps: TSubmitDeps, def: TRegisteredActivity, p: TPending): Promise<TActivity> {
   let result: Record<string, unknown>;
   try {
     const now = new Date(deps.now());
@@ -272,7 +281,7 @@ function activityRow(p: TPending & { result: Record<string, unknown>; failure?: 
   };
 }
 
-async function execute(deps: TSubmitDeps, def: TAnyActivityDefinition, p: TPending): Promise<TActivity> {
+async function execute(deps: TSubmitDeps, def: TRegisteredActivity, p: TPending): Promise<TActivity> {
   if (def.readOnly) return executeReadOnly(deps, def, p);
   const completed = nextStatus(p.status, 'EXECUTED');
   const changes: string[] = [];

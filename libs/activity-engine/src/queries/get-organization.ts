@@ -7,7 +7,7 @@ import { ZGetOrganizationRequestSchema, type TFeature, type TGetOrganizationRequ
 import { privateKeyTagToWire, privateKeyToWire, userTagToWire, walletToWire } from '../engine/serialize.js';
 import type { TQueryDefinition } from './query-definition.js';
 import { policyToWire } from './policies.js';
-import { wireUsers } from './users.js';
+import { wireUsers } from '../engine/serialize.js';
 
 export const getOrganization: TQueryDefinition<TGetOrganizationRequest, TGetOrganizationResponse> = {
   path: 'get_organization',

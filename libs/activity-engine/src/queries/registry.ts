@@ -3,7 +3,7 @@ import { getActivity, listActivities } from './activities.js';
 import { getOrganization } from './get-organization.js';
 import { getPrivateKey, listPrivateKeys, listPrivateKeyTags } from './private-keys.js';
 import type { TAnyQueryDefinition } from './query-definition.js';
-import { getOauth2Credential, listOauth2Credentials } from '../activities/oauth2/oauth2-credentials-shared.js';
+import { getOauth2Credential, listOauth2Credentials } from './oauth2-credentials.js';
 import { getWallet, getWalletAccount, listWalletAccounts, listWallets } from './wallets.js';
 import { whoami } from './whoami.js';
 import { getApiKey, getApiKeys, getUser, listUsers, listUserTags } from './users.js';

@@ -1,5 +1,5 @@
 /**
- * get_user, list_users, list_user_tags, get_api_keys and get_api_key, plus `wireUsers`, the one
+ * get_user, list_users, list_user_tags, get_api_keys and get_api_key, plus (in engine/serialize.ts) `wireUsers`, the one
  * loader of users with their credentials and tags (get_organization uses it too).
  */
 import {
@@ -22,31 +22,9 @@ import {
   type TUser,
 } from '@latchkey/domain';
 import type { TRepositories, User } from '@latchkey/persistence';
-import { apiKeyToWire, userTagToWire, userToWire } from '../engine/serialize.js';
+import { apiKeyToWire, userTagToWire, wireUsers } from '../engine/serialize.js';
 import type { TQueryDefinition } from './query-definition.js';
 
-/**
- * The wire form of `users` (all of one organization's users when `all`, which reads each
- * credential table once for the whole organization instead of naming every user).
- */
-export async function wireUsers(db: Pick<TRepositories, 'users' | 'credentials'>, organizationId: string, users: readonly User[], all = false): Promise<TUser[]> {
-  if (users.length === 0) return [];
-  const ids = all ? undefined : users.map((u) => u.id);
-  const [apiKeys, authenticators, oauthProviders, tagsByUser] = await Promise.all([
-    db.credentials.listApiKeysByOrganization(organizationId, ids),
-    db.credentials.listAuthenticatorsByOrganization(organizationId, ids),
-    db.credentials.listOauthProvidersByOrganization(organizationId, ids),
-    db.users.tagIdsByUser(organizationId, ids),
-  ]);
-  return users.map((u) =>
-    userToWire(u, {
-      apiKeys: apiKeys.filter((k) => k.userId === u.id),
-      authenticators: authenticators.filter((a) => a.userId === u.id),
-      oauthProviders: oauthProviders.filter((p) => p.userId === u.id),
-      tagIds: tagsByUser.get(u.id) ?? [],
-    }),
-  );
-}
 
 const userNotFound = (userId: string) => new AppError('NOT_FOUND', `user not found: ${userId}`, { userId });
 

@@ -12,6 +12,7 @@ import {
   ZMnemonicLengthSchema,
   ZPathFormatSchema,
 } from '../enums.js';
+import { defineActivityWire } from '../activity.js';
 
 /** Every `type` version accepted on `/public/v1/submit/create_wallet`. */
 export const CREATE_WALLET_TYPES = ['ACTIVITY_TYPE_CREATE_WALLET'] as const;
@@ -55,3 +56,6 @@ export type TCreateWalletResult = z.infer<typeof ZCreateWalletResultSchema>;
 /** The full request body of `/public/v1/submit/create_wallet`. */
 export const ZCreateWalletRequestSchema = createActivityRequestSchema(CREATE_WALLET_TYPES, ZCreateWalletIntentSchema);
 export type TCreateWalletRequest = z.output<typeof ZCreateWalletRequestSchema>;
+
+/** Wire names of `create_wallet`: every accepted `type`, with its intent and result keys. */
+export const CREATE_WALLET_ACTIVITY = defineActivityWire('create_wallet', [{ type: CREATE_WALLET_TYPES[0], intentKey: CREATE_WALLET_INTENT_KEY, resultKey: CREATE_WALLET_RESULT_KEY }]);

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { ZApiKeyCurveSchema, ZAuthenticatorTransportSchema } from '../enums.js';
+import { defineActivityWire } from '../activity.js';
 
 const name = z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters');
 const hex = z.string().regex(/^[0-9a-fA-F]+$/, 'must be hex').max(256, 'must be at most 256 characters');
@@ -83,3 +84,18 @@ export type TCreateOauthProvidersIntent = z.output<typeof ZCreateOauthProvidersI
 export const ZDeleteOauthProvidersIntentSchema = z.object({ userId, providerIds: ids('provider id') });
 export type TDeleteOauthProvidersIntent = z.output<typeof ZDeleteOauthProvidersIntentSchema>;
 export const ZGetOauthProvidersRequestSchema = z.object({ organizationId: z.string().min(1).max(256), userId: userId.optional() });
+
+/** Wire names of `create_authenticators`: every accepted `type`, with its intent and result keys. */
+export const CREATE_AUTHENTICATORS_ACTIVITY = defineActivityWire('create_authenticators', [{ type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2', intentKey: 'createAuthenticatorsIntentV2', resultKey: 'createAuthenticatorsResult' }]);
+
+/** Wire names of `create_oauth_providers`: every accepted `type`, with its intent and result keys. */
+export const CREATE_OAUTH_PROVIDERS_ACTIVITY = defineActivityWire('create_oauth_providers', [
+    { type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2', intentKey: 'createOauthProvidersIntentV2', resultKey: 'createOauthProvidersResultV2' },
+    { type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS', intentKey: 'createOauthProvidersIntent', resultKey: 'createOauthProvidersResult' },
+  ]);
+
+/** Wire names of `delete_authenticators`: every accepted `type`, with its intent and result keys. */
+export const DELETE_AUTHENTICATORS_ACTIVITY = defineActivityWire('delete_authenticators', [{ type: 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS', intentKey: 'deleteAuthenticatorsIntent', resultKey: 'deleteAuthenticatorsResult' }]);
+
+/** Wire names of `delete_oauth_providers`: every accepted `type`, with its intent and result keys. */
+export const DELETE_OAUTH_PROVIDERS_ACTIVITY = defineActivityWire('delete_oauth_providers', [{ type: 'ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS', intentKey: 'deleteOauthProvidersIntent', resultKey: 'deleteOauthProvidersResult' }]);

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ZIdentifierSchema } from '../common.js';
 import { ZAddressFormatSchema, ZCurveSchema } from '../enums.js';
 import { MAX_WALLET_ACCOUNTS, ZWalletAccountParamsSchema } from './create-wallet.js';
+import { defineActivityWire } from '../activity.js';
 
 /** A P-256 public key in hex, compressed (02/03…) or uncompressed (04…). */
 export const ZTargetPublicKeySchema = z
@@ -66,3 +67,24 @@ export const ZImportPrivateKeyResultSchema = z.object({
   addresses: z.array(z.object({ format: ZAddressFormatSchema, address: z.string() })),
 });
 export type TImportPrivateKeyResult = z.infer<typeof ZImportPrivateKeyResultSchema>;
+
+/** Wire names of `export_private_key`: every accepted `type`, with its intent and result keys. */
+export const EXPORT_PRIVATE_KEY_ACTIVITY = defineActivityWire('export_private_key', [{ type: 'ACTIVITY_TYPE_EXPORT_PRIVATE_KEY', intentKey: 'exportPrivateKeyIntent', resultKey: 'exportPrivateKeyResult' }]);
+
+/** Wire names of `import_private_key`: every accepted `type`, with its intent and result keys. */
+export const IMPORT_PRIVATE_KEY_ACTIVITY = defineActivityWire('import_private_key', [{ type: 'ACTIVITY_TYPE_IMPORT_PRIVATE_KEY', intentKey: 'importPrivateKeyIntent', resultKey: 'importPrivateKeyResult' }]);
+
+/** Wire names of `init_import_private_key`: every accepted `type`, with its intent and result keys. */
+export const INIT_IMPORT_PRIVATE_KEY_ACTIVITY = defineActivityWire('init_import_private_key', [{ type: 'ACTIVITY_TYPE_INIT_IMPORT_PRIVATE_KEY', intentKey: 'initImportPrivateKeyIntent', resultKey: 'initImportPrivateKeyResult' }]);
+
+/** Wire names of `export_wallet_account`: every accepted `type`, with its intent and result keys. */
+export const EXPORT_WALLET_ACCOUNT_ACTIVITY = defineActivityWire('export_wallet_account', [{ type: 'ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT', intentKey: 'exportWalletAccountIntent', resultKey: 'exportWalletAccountResult' }]);
+
+/** Wire names of `export_wallet`: every accepted `type`, with its intent and result keys. */
+export const EXPORT_WALLET_ACTIVITY = defineActivityWire('export_wallet', [{ type: 'ACTIVITY_TYPE_EXPORT_WALLET', intentKey: 'exportWalletIntent', resultKey: 'exportWalletResult' }]);
+
+/** Wire names of `import_wallet`: every accepted `type`, with its intent and result keys. */
+export const IMPORT_WALLET_ACTIVITY = defineActivityWire('import_wallet', [{ type: 'ACTIVITY_TYPE_IMPORT_WALLET', intentKey: 'importWalletIntent', resultKey: 'importWalletResult' }]);
+
+/** Wire names of `init_import_wallet`: every accepted `type`, with its intent and result keys. */
+export const INIT_IMPORT_WALLET_ACTIVITY = defineActivityWire('init_import_wallet', [{ type: 'ACTIVITY_TYPE_INIT_IMPORT_WALLET', intentKey: 'initImportWalletIntent', resultKey: 'initImportWalletResult' }]);

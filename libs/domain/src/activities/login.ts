@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ZIdentifierSchema } from '../common.js';
 import { ZAuthenticatorParamsV2Schema, ZClientSignatureSchema, ZExpirationSecondsSchema } from './credentials.js';
 import { ZCompressedP256HexSchema, ZP256PublicKeyHexSchema } from './organizations.js';
+import { defineActivityWire } from '../activity.js';
 
 export const OTP_TYPES = ['OTP_TYPE_EMAIL', 'OTP_TYPE_SMS'] as const;
 export type TOtpType = (typeof OTP_TYPES)[number];
@@ -141,3 +142,39 @@ export type TInitUserEmailRecoveryIntent = z.output<typeof ZInitUserEmailRecover
 
 export const ZRecoverUserIntentSchema = z.object({ authenticator: ZAuthenticatorParamsV2Schema, userId: ZIdentifierSchema });
 export type TRecoverUserIntent = z.output<typeof ZRecoverUserIntentSchema>;
+
+/** Wire names of `email_auth`: every accepted `type`, with its intent and result keys. */
+export const EMAIL_AUTH_ACTIVITY = defineActivityWire('email_auth', [{ type: 'ACTIVITY_TYPE_EMAIL_AUTH_V3', intentKey: 'emailAuthIntentV3', resultKey: 'emailAuthResult' }]);
+
+/** Wire names of `oauth_login`: every accepted `type`, with its intent and result keys. */
+export const OAUTH_LOGIN_ACTIVITY = defineActivityWire('oauth_login', [{ type: 'ACTIVITY_TYPE_OAUTH_LOGIN', intentKey: 'oauthLoginIntent', resultKey: 'oauthLoginResult' }]);
+
+/** Wire names of `oauth`: every accepted `type`, with its intent and result keys. */
+export const OAUTH_ACTIVITY = defineActivityWire('oauth', [{ type: 'ACTIVITY_TYPE_OAUTH', intentKey: 'oauthIntent', resultKey: 'oauthResult' }]);
+
+/** Wire names of `init_otp_auth`: every accepted `type`, with its intent and result keys. */
+export const INIT_OTP_AUTH_ACTIVITY = defineActivityWire('init_otp_auth', [{ type: 'ACTIVITY_TYPE_INIT_OTP_AUTH_V3', intentKey: 'initOtpAuthIntentV3', resultKey: 'initOtpAuthResultV2' }]);
+
+/** Wire names of `init_otp`: every accepted `type`, with its intent and result keys. */
+export const INIT_OTP_ACTIVITY = defineActivityWire('init_otp', [{ type: 'ACTIVITY_TYPE_INIT_OTP_V3', intentKey: 'initOtpIntentV3', resultKey: 'initOtpResultV2' }]);
+
+/** Wire names of `otp_auth`: every accepted `type`, with its intent and result keys. */
+export const OTP_AUTH_ACTIVITY = defineActivityWire('otp_auth', [{ type: 'ACTIVITY_TYPE_OTP_AUTH', intentKey: 'otpAuthIntent', resultKey: 'otpAuthResult' }]);
+
+/** Wire names of `otp_login`: every accepted `type`, with its intent and result keys. */
+export const OTP_LOGIN_ACTIVITY = defineActivityWire('otp_login', [
+    { type: 'ACTIVITY_TYPE_OTP_LOGIN_V2', intentKey: 'otpLoginIntentV2', resultKey: 'otpLoginResult' },
+    { type: 'ACTIVITY_TYPE_OTP_LOGIN', intentKey: 'otpLoginIntent', resultKey: 'otpLoginResult' },
+  ]);
+
+/** Wire names of `verify_otp`: every accepted `type`, with its intent and result keys. */
+export const VERIFY_OTP_ACTIVITY = defineActivityWire('verify_otp', [
+    { type: 'ACTIVITY_TYPE_VERIFY_OTP_V2', intentKey: 'verifyOtpIntentV2', resultKey: 'verifyOtpResult' },
+    { type: 'ACTIVITY_TYPE_VERIFY_OTP', intentKey: 'verifyOtpIntent', resultKey: 'verifyOtpResult' },
+  ]);
+
+/** Wire names of `init_user_email_recovery`: every accepted `type`, with its intent and result keys. */
+export const INIT_USER_EMAIL_RECOVERY_ACTIVITY = defineActivityWire('init_user_email_recovery', [{ type: 'ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2', intentKey: 'initUserEmailRecoveryIntentV2', resultKey: 'initUserEmailRecoveryResult' }]);
+
+/** Wire names of `recover_user`: every accepted `type`, with its intent and result keys. */
+export const RECOVER_USER_ACTIVITY = defineActivityWire('recover_user', [{ type: 'ACTIVITY_TYPE_RECOVER_USER', intentKey: 'recoverUserIntent', resultKey: 'recoverUserResult' }]);

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { ZIdentifierSchema, ZTimestampSchema } from '../common.js';
 import { ZP256PublicKeyHexSchema } from './organizations.js';
+import { defineActivityWire } from '../activity.js';
 
 export const OAUTH2_PROVIDERS = ['OAUTH2_PROVIDER_X', 'OAUTH2_PROVIDER_DISCORD'] as const;
 export type TOauth2Provider = (typeof OAUTH2_PROVIDERS)[number];
@@ -64,3 +65,15 @@ export const ZGetOauth2CredentialRequestSchema = z.object({ organizationId: ZIde
 export type TGetOauth2CredentialRequest = z.output<typeof ZGetOauth2CredentialRequestSchema>;
 export const ZListOauth2CredentialsRequestSchema = z.object({ organizationId: ZIdentifierSchema });
 export type TListOauth2CredentialsRequest = z.output<typeof ZListOauth2CredentialsRequestSchema>;
+
+/** Wire names of `create_oauth2_credential`: every accepted `type`, with its intent and result keys. */
+export const CREATE_OAUTH2_CREDENTIAL_ACTIVITY = defineActivityWire('create_oauth2_credential', [{ type: 'ACTIVITY_TYPE_CREATE_OAUTH2_CREDENTIAL', intentKey: 'createOauth2CredentialIntent', resultKey: 'createOauth2CredentialResult' }]);
+
+/** Wire names of `delete_oauth2_credential`: every accepted `type`, with its intent and result keys. */
+export const DELETE_OAUTH2_CREDENTIAL_ACTIVITY = defineActivityWire('delete_oauth2_credential', [{ type: 'ACTIVITY_TYPE_DELETE_OAUTH2_CREDENTIAL', intentKey: 'deleteOauth2CredentialIntent', resultKey: 'deleteOauth2CredentialResult' }]);
+
+/** Wire names of `oauth2_authenticate`: every accepted `type`, with its intent and result keys. */
+export const OAUTH2_AUTHENTICATE_ACTIVITY = defineActivityWire('oauth2_authenticate', [{ type: 'ACTIVITY_TYPE_OAUTH2_AUTHENTICATE', intentKey: 'oauth2AuthenticateIntent', resultKey: 'oauth2AuthenticateResult' }]);
+
+/** Wire names of `update_oauth2_credential`: every accepted `type`, with its intent and result keys. */
+export const UPDATE_OAUTH2_CREDENTIAL_ACTIVITY = defineActivityWire('update_oauth2_credential', [{ type: 'ACTIVITY_TYPE_UPDATE_OAUTH2_CREDENTIAL', intentKey: 'updateOauth2CredentialIntent', resultKey: 'updateOauth2CredentialResult' }]);

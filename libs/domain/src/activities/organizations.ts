@@ -15,6 +15,7 @@ import {
   ZExpirationSecondsSchema,
   ZOauthProviderParamsV2Schema,
 } from './credentials.js';
+import { defineActivityWire } from '../activity.js';
 
 const name = z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters');
 const email = z.string().max(320, 'must be at most 320 characters').email('must be an e-mail address');
@@ -124,3 +125,24 @@ export const ZGetOrganizationConfigsRequestSchema = z.object({ organizationId: Z
 export interface TGetOrganizationConfigsResponse {
   configs: { features: z.infer<typeof ZFeatureSchema>[]; quorum: z.infer<typeof ZQuorumSchema> };
 }
+
+/** Wire names of `create_read_write_session`: every accepted `type`, with its intent and result keys. */
+export const CREATE_READ_WRITE_SESSION_ACTIVITY = defineActivityWire('create_read_write_session', [{ type: 'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2', intentKey: 'createReadWriteSessionIntentV2', resultKey: 'createReadWriteSessionResultV2' }]);
+
+/** Wire names of `stamp_login`: every accepted `type`, with its intent and result keys. */
+export const STAMP_LOGIN_ACTIVITY = defineActivityWire('stamp_login', [{ type: 'ACTIVITY_TYPE_STAMP_LOGIN', intentKey: 'stampLoginIntent', resultKey: 'stampLoginResult' }]);
+
+/** Wire names of `create_sub_organization`: every accepted `type`, with its intent and result keys. */
+export const CREATE_SUB_ORGANIZATION_ACTIVITY = defineActivityWire('create_sub_organization', [
+    { type: 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', intentKey: 'createSubOrganizationIntentV8', resultKey: 'createSubOrganizationResultV8' },
+    { type: 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7', intentKey: 'createSubOrganizationIntentV7', resultKey: 'createSubOrganizationResultV7' },
+  ]);
+
+/** Wire names of `delete_sub_organization`: every accepted `type`, with its intent and result keys. */
+export const DELETE_SUB_ORGANIZATION_ACTIVITY = defineActivityWire('delete_sub_organization', [{ type: 'ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION', intentKey: 'deleteSubOrganizationIntent', resultKey: 'deleteSubOrganizationResult' }]);
+
+/** Wire names of `remove_organization_feature`: every accepted `type`, with its intent and result keys. */
+export const REMOVE_ORGANIZATION_FEATURE_ACTIVITY = defineActivityWire('remove_organization_feature', [{ type: 'ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE', intentKey: 'removeOrganizationFeatureIntent', resultKey: 'removeOrganizationFeatureResult' }]);
+
+/** Wire names of `set_organization_feature`: every accepted `type`, with its intent and result keys. */
+export const SET_ORGANIZATION_FEATURE_ACTIVITY = defineActivityWire('set_organization_feature', [{ type: 'ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE', intentKey: 'setOrganizationFeatureIntent', resultKey: 'setOrganizationFeatureResult' }]);

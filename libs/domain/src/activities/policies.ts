@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { ZIdentifierSchema } from '../common.js';
 import { ZEffectSchema } from '../enums.js';
+import { defineActivityWire } from '../activity.js';
 
 const name = z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters');
 const expression = z.string().max(4096, 'must be at most 4096 characters');
@@ -70,3 +71,27 @@ export interface TPolicyOutcomeRecord {
   outcome: TPolicyOutcomeName;
   error?: string;
 }
+
+/** Wire names of `update_root_quorum`: every accepted `type`, with its intent and result keys. */
+export const UPDATE_ROOT_QUORUM_ACTIVITY = defineActivityWire('update_root_quorum', [{ type: 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', intentKey: 'updateRootQuorumIntent', resultKey: 'updateRootQuorumResult' }]);
+
+/** Wire names of `create_policies`: every accepted `type`, with its intent and result keys. */
+export const CREATE_POLICIES_ACTIVITY = defineActivityWire('create_policies', [{ type: 'ACTIVITY_TYPE_CREATE_POLICIES', intentKey: 'createPoliciesIntent', resultKey: 'createPoliciesResult' }]);
+
+/** Wire names of `create_policy`: every accepted `type`, with its intent and result keys. */
+export const CREATE_POLICY_ACTIVITY = defineActivityWire('create_policy', [{ type: 'ACTIVITY_TYPE_CREATE_POLICY_V3', intentKey: 'createPolicyIntentV3', resultKey: 'createPolicyResult' }]);
+
+/** Wire names of `delete_policies`: every accepted `type`, with its intent and result keys. */
+export const DELETE_POLICIES_ACTIVITY = defineActivityWire('delete_policies', [{ type: 'ACTIVITY_TYPE_DELETE_POLICIES', intentKey: 'deletePoliciesIntent', resultKey: 'deletePoliciesResult' }]);
+
+/** Wire names of `delete_policy`: every accepted `type`, with its intent and result keys. */
+export const DELETE_POLICY_ACTIVITY = defineActivityWire('delete_policy', [{ type: 'ACTIVITY_TYPE_DELETE_POLICY', intentKey: 'deletePolicyIntent', resultKey: 'deletePolicyResult' }]);
+
+/** Wire names of `update_policy`: every accepted `type`, with its intent and result keys. */
+export const UPDATE_POLICY_ACTIVITY = defineActivityWire('update_policy', [{ type: 'ACTIVITY_TYPE_UPDATE_POLICY_V2', intentKey: 'updatePolicyIntentV2', resultKey: 'updatePolicyResultV2' }]);
+
+/** Wire names of `approve_activity`: a vote for a waiting activity, found by its fingerprint. */
+export const APPROVE_ACTIVITY_ACTIVITY = defineActivityWire('approve_activity', [{ type: 'ACTIVITY_TYPE_APPROVE_ACTIVITY', intentKey: 'approveActivityIntent', resultKey: 'approveActivityResult' }]);
+
+/** Wire names of `reject_activity`: a vote against a waiting activity (its initiator's cancels it). */
+export const REJECT_ACTIVITY_ACTIVITY = defineActivityWire('reject_activity', [{ type: 'ACTIVITY_TYPE_REJECT_ACTIVITY', intentKey: 'rejectActivityIntent', resultKey: 'rejectActivityResult' }]);

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ZIdentifierSchema } from '../common.js';
 import { ZAddressFormatSchema, ZCurveSchema } from '../enums.js';
 import { ZPrivateKeySchema, ZTagSchema } from '../queries.js';
+import { defineActivityWire } from '../activity.js';
 
 const name = z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters');
 const idList = (what: string, min = 1) => z.array(ZIdentifierSchema).min(min, `must list at least ${min} ${what}`).max(100, `must list at most 100 ${what}s`);
@@ -68,3 +69,18 @@ export const ZListPrivateKeyTagsRequestSchema = z.object({ organizationId: ZIden
 export type TListPrivateKeyTagsRequest = z.infer<typeof ZListPrivateKeyTagsRequestSchema>;
 export const ZListPrivateKeyTagsResponseSchema = z.object({ privateKeyTags: z.array(ZTagSchema) });
 export type TListPrivateKeyTagsResponse = z.infer<typeof ZListPrivateKeyTagsResponseSchema>;
+
+/** Wire names of `create_private_key_tag`: every accepted `type`, with its intent and result keys. */
+export const CREATE_PRIVATE_KEY_TAG_ACTIVITY = defineActivityWire('create_private_key_tag', [{ type: 'ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG', intentKey: 'createPrivateKeyTagIntent', resultKey: 'createPrivateKeyTagResult' }]);
+
+/** Wire names of `create_private_keys`: every accepted `type`, with its intent and result keys. */
+export const CREATE_PRIVATE_KEYS_ACTIVITY = defineActivityWire('create_private_keys', [{ type: 'ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2', intentKey: 'createPrivateKeysIntentV2', resultKey: 'createPrivateKeysResultV2' }]);
+
+/** Wire names of `delete_private_key_tags`: every accepted `type`, with its intent and result keys. */
+export const DELETE_PRIVATE_KEY_TAGS_ACTIVITY = defineActivityWire('delete_private_key_tags', [{ type: 'ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS', intentKey: 'deletePrivateKeyTagsIntent', resultKey: 'deletePrivateKeyTagsResult' }]);
+
+/** Wire names of `delete_private_keys`: every accepted `type`, with its intent and result keys. */
+export const DELETE_PRIVATE_KEYS_ACTIVITY = defineActivityWire('delete_private_keys', [{ type: 'ACTIVITY_TYPE_DELETE_PRIVATE_KEYS', intentKey: 'deletePrivateKeysIntent', resultKey: 'deletePrivateKeysResult' }]);
+
+/** Wire names of `update_private_key_tag`: every accepted `type`, with its intent and result keys. */
+export const UPDATE_PRIVATE_KEY_TAG_ACTIVITY = defineActivityWire('update_private_key_tag', [{ type: 'ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG', intentKey: 'updatePrivateKeyTagIntent', resultKey: 'updatePrivateKeyTagResult' }]);

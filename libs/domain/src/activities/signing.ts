@@ -1,5 +1,6 @@
 /** Wire schemas of sign_raw_payload (V2), sign_raw_payloads and sign_transaction (V2). */
 import { z } from 'zod';
+import { defineActivityWire } from '../activity.js';
 
 export const PAYLOAD_ENCODINGS = ['PAYLOAD_ENCODING_HEXADECIMAL', 'PAYLOAD_ENCODING_TEXT_UTF8', 'PAYLOAD_ENCODING_EIP712', 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION'] as const;
 export const ZPayloadEncodingSchema = z.enum(PAYLOAD_ENCODINGS);
@@ -40,3 +41,12 @@ export const ZSignTransactionIntentSchema = z.object({
 export type TSignTransactionIntent = z.output<typeof ZSignTransactionIntentSchema>;
 export const ZSignTransactionResultSchema = z.object({ signedTransaction: z.string() });
 export type TSignTransactionResult = z.infer<typeof ZSignTransactionResultSchema>;
+
+/** Wire names of `sign_raw_payload`: every accepted `type`, with its intent and result keys. */
+export const SIGN_RAW_PAYLOAD_ACTIVITY = defineActivityWire('sign_raw_payload', [{ type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', intentKey: 'signRawPayloadIntentV2', resultKey: 'signRawPayloadResult' }]);
+
+/** Wire names of `sign_raw_payloads`: every accepted `type`, with its intent and result keys. */
+export const SIGN_RAW_PAYLOADS_ACTIVITY = defineActivityWire('sign_raw_payloads', [{ type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS', intentKey: 'signRawPayloadsIntent', resultKey: 'signRawPayloadsResult' }]);
+
+/** Wire names of `sign_transaction`: every accepted `type`, with its intent and result keys. */
+export const SIGN_TRANSACTION_ACTIVITY = defineActivityWire('sign_transaction', [{ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intentKey: 'signTransactionIntentV2', resultKey: 'signTransactionResult' }]);

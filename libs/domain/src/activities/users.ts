@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ZApiKeySchema, ZIdentifierSchema, ZUserSchema } from '../common.js';
 import { ZTagSchema } from '../queries.js';
 import { ZAuthenticatorParamsV2Schema, ZCredentialApiKeyParamsSchema, ZOauthProviderParamsV2Schema } from './credentials.js';
+import { defineActivityWire } from '../activity.js';
 
 export const MAX_USERS_PER_ACTIVITY = 100;
 export const MAX_API_KEYS_PER_ACTIVITY = 100;
@@ -162,3 +163,30 @@ export const ZGetApiKeyRequestSchema = z.object({ organizationId: ZIdentifierSch
 export type TGetApiKeyRequest = z.infer<typeof ZGetApiKeyRequestSchema>;
 export const ZGetApiKeyResponseSchema = z.object({ apiKey: ZApiKeySchema });
 export type TGetApiKeyResponse = z.infer<typeof ZGetApiKeyResponseSchema>;
+
+/** Wire names of `create_api_keys`: every accepted `type`, with its intent and result keys. */
+export const CREATE_API_KEYS_ACTIVITY = defineActivityWire('create_api_keys', [{ type: 'ACTIVITY_TYPE_CREATE_API_KEYS_V2', intentKey: 'createApiKeysIntentV2', resultKey: 'createApiKeysResult' }]);
+
+/** Wire names of `delete_api_keys`: every accepted `type`, with its intent and result keys. */
+export const DELETE_API_KEYS_ACTIVITY = defineActivityWire('delete_api_keys', [{ type: 'ACTIVITY_TYPE_DELETE_API_KEYS', intentKey: 'deleteApiKeysIntent', resultKey: 'deleteApiKeysResult' }]);
+
+/** Wire names of `create_user_tag`: every accepted `type`, with its intent and result keys. */
+export const CREATE_USER_TAG_ACTIVITY = defineActivityWire('create_user_tag', [{ type: 'ACTIVITY_TYPE_CREATE_USER_TAG', intentKey: 'createUserTagIntent', resultKey: 'createUserTagResult' }]);
+
+/** Wire names of `create_users`: every accepted `type`, with its intent and result keys. */
+export const CREATE_USERS_ACTIVITY = defineActivityWire('create_users', [
+    { type: 'ACTIVITY_TYPE_CREATE_USERS_V4', intentKey: 'createUsersIntentV4', resultKey: 'createUsersResult' },
+    { type: 'ACTIVITY_TYPE_CREATE_USERS_V3', intentKey: 'createUsersIntentV3', resultKey: 'createUsersResult' },
+  ]);
+
+/** Wire names of `delete_user_tags`: every accepted `type`, with its intent and result keys. */
+export const DELETE_USER_TAGS_ACTIVITY = defineActivityWire('delete_user_tags', [{ type: 'ACTIVITY_TYPE_DELETE_USER_TAGS', intentKey: 'deleteUserTagsIntent', resultKey: 'deleteUserTagsResult' }]);
+
+/** Wire names of `delete_users`: every accepted `type`, with its intent and result keys. */
+export const DELETE_USERS_ACTIVITY = defineActivityWire('delete_users', [{ type: 'ACTIVITY_TYPE_DELETE_USERS', intentKey: 'deleteUsersIntent', resultKey: 'deleteUsersResult' }]);
+
+/** Wire names of `update_user_tag`: every accepted `type`, with its intent and result keys. */
+export const UPDATE_USER_TAG_ACTIVITY = defineActivityWire('update_user_tag', [{ type: 'ACTIVITY_TYPE_UPDATE_USER_TAG', intentKey: 'updateUserTagIntent', resultKey: 'updateUserTagResult' }]);
+
+/** Wire names of `update_user`: every accepted `type`, with its intent and result keys. */
+export const UPDATE_USER_ACTIVITY = defineActivityWire('update_user', [{ type: 'ACTIVITY_TYPE_UPDATE_USER', intentKey: 'updateUserIntent', resultKey: 'updateUserResult' }]);

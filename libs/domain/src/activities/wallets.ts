@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ZIdentifierSchema } from '../common.js';
 import { MAX_WALLET_ACCOUNTS, ZWalletAccountParamsSchema } from './create-wallet.js';
+import { defineActivityWire } from '../activity.js';
 
 const ids = (what: string) =>
   z.array(ZIdentifierSchema).min(1, `must list at least one ${what}`).max(100, `must list at most 100 ${what}s`);
@@ -43,3 +44,15 @@ export const ZDeleteWalletAccountsIntentSchema = z.object({
 export type TDeleteWalletAccountsIntent = z.output<typeof ZDeleteWalletAccountsIntentSchema>;
 export const ZDeleteWalletAccountsResultSchema = z.object({ walletAccountIds: z.array(ZIdentifierSchema) });
 export type TDeleteWalletAccountsResult = z.infer<typeof ZDeleteWalletAccountsResultSchema>;
+
+/** Wire names of `create_wallet_accounts`: every accepted `type`, with its intent and result keys. */
+export const CREATE_WALLET_ACCOUNTS_ACTIVITY = defineActivityWire('create_wallet_accounts', [{ type: 'ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS', intentKey: 'createWalletAccountsIntent', resultKey: 'createWalletAccountsResult' }]);
+
+/** Wire names of `delete_wallet_accounts`: every accepted `type`, with its intent and result keys. */
+export const DELETE_WALLET_ACCOUNTS_ACTIVITY = defineActivityWire('delete_wallet_accounts', [{ type: 'ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS', intentKey: 'deleteWalletAccountsIntent', resultKey: 'deleteWalletAccountsResult' }]);
+
+/** Wire names of `delete_wallets`: every accepted `type`, with its intent and result keys. */
+export const DELETE_WALLETS_ACTIVITY = defineActivityWire('delete_wallets', [{ type: 'ACTIVITY_TYPE_DELETE_WALLETS', intentKey: 'deleteWalletsIntent', resultKey: 'deleteWalletsResult' }]);
+
+/** Wire names of `update_wallet`: every accepted `type`, with its intent and result keys. */
+export const UPDATE_WALLET_ACTIVITY = defineActivityWire('update_wallet', [{ type: 'ACTIVITY_TYPE_UPDATE_WALLET', intentKey: 'updateWalletIntent', resultKey: 'updateWalletResult' }]);

@@ -5,18 +5,17 @@
  * so a stamp always names one principal). Adding or deleting keys tells every process's auth cache
  * through the change feed. Policy: CREDENTIAL / CREATE, DELETE.
  */
-import { ZCreateApiKeysIntentSchema, type TCreateApiKeysIntent, type TCreateApiKeysResult } from '@latchkey/domain';
+import { ZCreateApiKeysIntentSchema, type TCreateApiKeysIntent, type TCreateApiKeysResult, CREATE_API_KEYS_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { assertApiKeysWellFormed, assertUserExists } from '../../identity/add-user-credentials.js';
-import { addApiKeys, assertApiKeysUnused, located } from './api-keys-shared.js';
+import { addApiKeys, assertApiKeysUnused, located } from '../../identity/api-keys.js';
+import { exposeParams } from '@latchkey/policy';
 
 export const createApiKeys: TActivityDefinition<TCreateApiKeysIntent, TCreateApiKeysResult> = {
-  path: 'create_api_keys',
-  versions: [{ type: 'ACTIVITY_TYPE_CREATE_API_KEYS_V2', intentKey: 'createApiKeysIntentV2', resultKey: 'createApiKeysResult' }],
-  resource: 'CREDENTIAL',
-  action: 'CREATE',
+  ...CREATE_API_KEYS_ACTIVITY,
   access: { selfService: true },
   params: ZCreateApiKeysIntentSchema,
+  policyParams: exposeParams({ userId: 'user_id' }),
   validate(p) {
     assertApiKeysWellFormed(located(p));
   },

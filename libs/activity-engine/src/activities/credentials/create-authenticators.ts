@@ -6,15 +6,12 @@
  * authenticating at once, in every process). Policy: CREDENTIAL / CREATE and DELETE; implicitly
  * allowed for one's own user.
  */
-import { ZCreateAuthenticatorsIntentSchema, type TCreateAuthenticatorsIntent } from '@latchkey/domain';
+import { ZCreateAuthenticatorsIntentSchema, type TCreateAuthenticatorsIntent, CREATE_AUTHENTICATORS_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { assertUserExists, checkCredentials, writeCredentials } from '../../identity/add-user-credentials.js';
 
 export const createAuthenticators: TActivityDefinition<TCreateAuthenticatorsIntent, { authenticatorIds: string[] }> = {
-  path: 'create_authenticators',
-  versions: [{ type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2', intentKey: 'createAuthenticatorsIntentV2', resultKey: 'createAuthenticatorsResult' }],
-  resource: 'CREDENTIAL',
-  action: 'CREATE',
+  ...CREATE_AUTHENTICATORS_ACTIVITY,
   access: { selfService: true },
   onFailure: 'reject',
   params: ZCreateAuthenticatorsIntentSchema,

@@ -13,19 +13,13 @@
  * in a sub-organization a claim needs a token of the same issuer and subject in the same request;
  * in a top-level organization, a root user may also give claims alone.
  */
-import { ZCreateOauthProvidersIntentSchema, type TCreateOauthProvidersIntent } from '@latchkey/domain';
+import { ZCreateOauthProvidersIntentSchema, type TCreateOauthProvidersIntent, CREATE_OAUTH_PROVIDERS_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { assertUserExists, checkCredentials, writeCredentials } from '../../identity/add-user-credentials.js';
-import { assertOidcClaimsAllowed } from './oauth-providers-shared.js';
+import { assertOidcClaimsAllowed } from '../../identity/oidc-claims.js';
 
 export const createOauthProviders: TActivityDefinition<TCreateOauthProvidersIntent, { providerIds: string[] }> = {
-  path: 'create_oauth_providers',
-  versions: [
-    { type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2', intentKey: 'createOauthProvidersIntentV2', resultKey: 'createOauthProvidersResultV2' },
-    { type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS', intentKey: 'createOauthProvidersIntent', resultKey: 'createOauthProvidersResult' },
-  ],
-  resource: 'CREDENTIAL',
-  action: 'CREATE',
+  ...CREATE_OAUTH_PROVIDERS_ACTIVITY,
   access: { selfService: true },
   onFailure: 'reject',
   params: ZCreateOauthProvidersIntentSchema,

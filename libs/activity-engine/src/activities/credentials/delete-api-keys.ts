@@ -5,17 +5,16 @@
  * so a stamp always names one principal). Adding or deleting keys tells every process's auth cache
  * through the change feed. Policy: CREDENTIAL / CREATE, DELETE.
  */
-import { AppError, ZDeleteApiKeysIntentSchema, type TDeleteApiKeysIntent, type TDeleteApiKeysResult } from '@latchkey/domain';
+import { AppError, ZDeleteApiKeysIntentSchema, type TDeleteApiKeysIntent, type TDeleteApiKeysResult, DELETE_API_KEYS_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { assertUserExists } from '../../identity/add-user-credentials.js';
+import { exposeParams } from '@latchkey/policy';
 
 export const deleteApiKeys: TActivityDefinition<TDeleteApiKeysIntent, TDeleteApiKeysResult> = {
-  path: 'delete_api_keys',
-  versions: [{ type: 'ACTIVITY_TYPE_DELETE_API_KEYS', intentKey: 'deleteApiKeysIntent', resultKey: 'deleteApiKeysResult' }],
-  resource: 'CREDENTIAL',
-  action: 'DELETE',
+  ...DELETE_API_KEYS_ACTIVITY,
   access: { selfService: true },
   params: ZDeleteApiKeysIntentSchema,
+  policyParams: exposeParams({ userId: 'user_id', apiKeyIds: 'api_key_ids' }),
   async handle(ctx, p) {
     await assertUserExists(ctx, p.userId);
     const ids = [...new Set(p.apiKeyIds)];

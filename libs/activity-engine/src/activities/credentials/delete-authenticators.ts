@@ -6,15 +6,12 @@
  * authenticating at once, in every process). Policy: CREDENTIAL / CREATE and DELETE; implicitly
  * allowed for one's own user.
  */
-import { AppError, ZDeleteAuthenticatorsIntentSchema, type TDeleteAuthenticatorsIntent } from '@latchkey/domain';
+import { AppError, ZDeleteAuthenticatorsIntentSchema, type TDeleteAuthenticatorsIntent, DELETE_AUTHENTICATORS_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { assertUserExists } from '../../identity/add-user-credentials.js';
 
 export const deleteAuthenticators: TActivityDefinition<TDeleteAuthenticatorsIntent, { authenticatorIds: string[] }> = {
-  path: 'delete_authenticators',
-  versions: [{ type: 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS', intentKey: 'deleteAuthenticatorsIntent', resultKey: 'deleteAuthenticatorsResult' }],
-  resource: 'CREDENTIAL',
-  action: 'DELETE',
+  ...DELETE_AUTHENTICATORS_ACTIVITY,
   access: { selfService: true },
   onFailure: 'reject',
   params: ZDeleteAuthenticatorsIntentSchema,

@@ -13,15 +13,12 @@
  * in a sub-organization a claim needs a token of the same issuer and subject in the same request;
  * in a top-level organization, a root user may also give claims alone.
  */
-import { AppError, ZDeleteOauthProvidersIntentSchema, type TDeleteOauthProvidersIntent } from '@latchkey/domain';
+import { AppError, ZDeleteOauthProvidersIntentSchema, type TDeleteOauthProvidersIntent, DELETE_OAUTH_PROVIDERS_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { assertUserExists } from '../../identity/add-user-credentials.js';
 
 export const deleteOauthProviders: TActivityDefinition<TDeleteOauthProvidersIntent, { providerIds: string[] }> = {
-  path: 'delete_oauth_providers',
-  versions: [{ type: 'ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS', intentKey: 'deleteOauthProvidersIntent', resultKey: 'deleteOauthProvidersResult' }],
-  resource: 'CREDENTIAL',
-  action: 'DELETE',
+  ...DELETE_OAUTH_PROVIDERS_ACTIVITY,
   access: { selfService: true },
   onFailure: 'reject',
   params: ZDeleteOauthProvidersIntentSchema,

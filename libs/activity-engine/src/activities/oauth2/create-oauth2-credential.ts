@@ -10,15 +10,12 @@
  * stored, logged or returned.
  */
 import { newId } from '@latchkey/crypto';
-import { ZCreateOauth2CredentialIntentSchema, type TCreateOauth2CredentialIntent } from '@latchkey/domain';
+import { ZCreateOauth2CredentialIntentSchema, type TCreateOauth2CredentialIntent, CREATE_OAUTH2_CREDENTIAL_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { sealedSecretFor } from './oauth2-credentials-shared.js';
 
 export const createOauth2Credential: TActivityDefinition<TCreateOauth2CredentialIntent, { oauth2CredentialId: string }> = {
-  path: 'create_oauth2_credential',
-  versions: [{ type: 'ACTIVITY_TYPE_CREATE_OAUTH2_CREDENTIAL', intentKey: 'createOauth2CredentialIntent', resultKey: 'createOauth2CredentialResult' }],
-  resource: 'AUTH',
-  action: 'CREATE',
+  ...CREATE_OAUTH2_CREDENTIAL_ACTIVITY,
   params: ZCreateOauth2CredentialIntentSchema,
   async handle(ctx, p) {
     const id = newId();

@@ -9,15 +9,12 @@
  * envelope is kept too, because get/list return it as Turnkey does. The secret itself is never
  * stored, logged or returned.
  */
-import { ZDeleteOauth2CredentialIntentSchema, type TDeleteOauth2CredentialIntent } from '@latchkey/domain';
+import { ZDeleteOauth2CredentialIntentSchema, type TDeleteOauth2CredentialIntent, DELETE_OAUTH2_CREDENTIAL_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
-import { notFound } from './oauth2-credentials-shared.js';
+import { notFound } from '../../identity/oauth2-credential-rows.js';
 
 export const deleteOauth2Credential: TActivityDefinition<TDeleteOauth2CredentialIntent, { oauth2CredentialId: string }> = {
-  path: 'delete_oauth2_credential',
-  versions: [{ type: 'ACTIVITY_TYPE_DELETE_OAUTH2_CREDENTIAL', intentKey: 'deleteOauth2CredentialIntent', resultKey: 'deleteOauth2CredentialResult' }],
-  resource: 'AUTH',
-  action: 'DELETE',
+  ...DELETE_OAUTH2_CREDENTIAL_ACTIVITY,
   params: ZDeleteOauth2CredentialIntentSchema,
   async handle(ctx, p) {
     if (!(await ctx.tx.oauth2Credentials.delete(ctx.organizationId, p.oauth2CredentialId))) throw notFound(p.oauth2CredentialId);

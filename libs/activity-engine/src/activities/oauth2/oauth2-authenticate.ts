@@ -14,11 +14,11 @@
  * Policy: AUTH / CREATE.
  */
 import { decompressP256PublicKey, hpkeSeal, newId } from '@latchkey/crypto';
-import { AppError, ZOauth2AuthenticateIntentSchema, type TOauth2AuthenticateIntent } from '@latchkey/domain';
+import { AppError, ZOauth2AuthenticateIntentSchema, type TOauth2AuthenticateIntent, OAUTH2_AUTHENTICATE_ACTIVITY } from '@latchkey/domain';
 import type { TActivityContext, TActivityDefinition } from '../../engine/activity-definition.js';
 import { withServerKey } from '../../keys/server-keys.js';
 import { oauth2ClientSecretAad } from '../../keys/vault-aad.js';
-import { notFound, providerOf, type TOauth2CredentialRow } from './oauth2-credentials-shared.js';
+import { notFound, providerOf, type TOauth2CredentialRow } from '../../identity/oauth2-credential-rows.js';
 
 async function findCredential(ctx: TActivityContext, id: string): Promise<TOauth2CredentialRow> {
   const own = await ctx.tx.oauth2Credentials.findById(ctx.organizationId, id);
@@ -36,10 +36,7 @@ async function encryptBearerToken(accessToken: string, targetPublicKey: string):
 }
 
 export const oauth2Authenticate: TActivityDefinition<TOauth2AuthenticateIntent, { oidcToken: string }> = {
-  path: 'oauth2_authenticate',
-  versions: [{ type: 'ACTIVITY_TYPE_OAUTH2_AUTHENTICATE', intentKey: 'oauth2AuthenticateIntent', resultKey: 'oauth2AuthenticateResult' }],
-  resource: 'AUTH',
-  action: 'CREATE',
+  ...OAUTH2_AUTHENTICATE_ACTIVITY,
   access: { parentMayAct: true },
   onFailure: 'reject',
   params: ZOauth2AuthenticateIntentSchema,

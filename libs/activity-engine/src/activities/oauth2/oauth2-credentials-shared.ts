@@ -1,7 +1,6 @@
 /**
- * An organization's OAuth 2.0 clients at X or Discord: create / update / delete_oauth2_credential,
- * and the queries get_oauth2_credential and list_oauth2_credentials. Policy: AUTH / CREATE,
- * UPDATE, DELETE (the notes §7 list has no resource of its own for them).
+ * What create_oauth2_credential and update_oauth2_credential share: opening the client secret the
+ * caller encrypted and re-sealing it in the vault.
  *
  * The client secret arrives encrypted to the server's TLS-fetcher key (`@turnkey/crypto`
  * `encryptOauth2ClientSecret(secret, tlsFetcherPublicKey)`, a QOS envelope). It is opened here
@@ -10,17 +9,11 @@
  * stored, logged or returned.
  */
 import { BundleError, openEnclaveEnvelope } from '@latchkey/crypto';
-import { AppError, OAUTH2_PROVIDERS, ZGetOauth2CredentialRequestSchema, ZListOauth2CredentialsRequestSchema, toTimestamp, type TGetOauth2CredentialRequest, type TListOauth2CredentialsRequest, type TOauth2Credential, type TOauth2Provider } from '@latchkey/domain';
-import type { TRepositories } from '@latchkey/persistence';
+import { AppError } from '@latchkey/domain';
 import type { TActivityContext } from '../../engine/activity-definition.js';
 import { withServerKey } from '../../keys/server-keys.js';
-import type { TQueryDefinition } from '../../queries/query-definition.js';
 import { oauth2ClientSecretAad as clientSecretAad } from '../../keys/vault-aad.js';
 
-export type TOauth2CredentialRow = NonNullable<Awaited<ReturnType<TRepositories['oauth2Credentials']['findById']>>>;
-
-/** Binds a sealed client secret to its credential (a sealed value moved to another row fails to open). */
-export { oauth2ClientSecretAad as clientSecretAad } from '../../keys/vault-aad.js';
 
 export const MAX_SECRET_BYTES = 2048;
 
@@ -63,48 +56,3 @@ export async function sealedSecretFor(ctx: TActivityContext, oauth2CredentialId:
     secret.fill(0);
   }
 }
-
-
-
-
-export function notFound(oauth2CredentialId: string): AppError {
-  return new AppError('NOT_FOUND', `OAuth 2.0 credential not found: ${oauth2CredentialId}`, { oauth2CredentialId });
-}
-
-/** The stored provider, checked (rows are written only by this module, so anything else is a fault). */
-export function providerOf(row: TOauth2CredentialRow): TOauth2Provider {
-  const p = OAUTH2_PROVIDERS.find((x) => x === row.provider);
-  if (!p) throw new Error(`OAuth 2.0 credential ${row.id} has an unknown provider`);
-  return p;
-}
-
-export function oauth2CredentialToWire(row: TOauth2CredentialRow): TOauth2Credential {
-  return {
-    oauth2CredentialId: row.id,
-    organizationId: row.organizationId,
-    provider: providerOf(row),
-    clientId: row.clientId,
-    encryptedClientSecret: row.encryptedClientSecret,
-    createdAt: toTimestamp(row.createdAt),
-    updatedAt: toTimestamp(row.updatedAt),
-  };
-}
-
-export const getOauth2Credential: TQueryDefinition<TGetOauth2CredentialRequest, { oauth2Credential: TOauth2Credential }> = {
-  path: 'get_oauth2_credential',
-  request: ZGetOauth2CredentialRequestSchema,
-  async handle(ctx, req) {
-    const row = await ctx.store.oauth2Credentials.findById(ctx.organization.id, req.oauth2CredentialId);
-    if (!row) throw notFound(req.oauth2CredentialId);
-    return { oauth2Credential: oauth2CredentialToWire(row) };
-  },
-};
-
-export const listOauth2Credentials: TQueryDefinition<TListOauth2CredentialsRequest, { oauth2Credentials: TOauth2Credential[] }> = {
-  path: 'list_oauth2_credentials',
-  request: ZListOauth2CredentialsRequestSchema,
-  async handle(ctx) {
-    const rows = await ctx.store.oauth2Credentials.listByOrganization(ctx.organization.id);
-    return { oauth2Credentials: rows.map(oauth2CredentialToWire) };
-  },
-};

@@ -9,15 +9,13 @@
  * envelope is kept too, because get/list return it as Turnkey does. The secret itself is never
  * stored, logged or returned.
  */
-import { ZUpdateOauth2CredentialIntentSchema, type TUpdateOauth2CredentialIntent } from '@latchkey/domain';
+import { ZUpdateOauth2CredentialIntentSchema, type TUpdateOauth2CredentialIntent, UPDATE_OAUTH2_CREDENTIAL_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
-import { notFound, sealedSecretFor } from './oauth2-credentials-shared.js';
+import { notFound } from '../../identity/oauth2-credential-rows.js';
+import { sealedSecretFor } from './oauth2-credentials-shared.js';
 
 export const updateOauth2Credential: TActivityDefinition<TUpdateOauth2CredentialIntent, { oauth2CredentialId: string }> = {
-  path: 'update_oauth2_credential',
-  versions: [{ type: 'ACTIVITY_TYPE_UPDATE_OAUTH2_CREDENTIAL', intentKey: 'updateOauth2CredentialIntent', resultKey: 'updateOauth2CredentialResult' }],
-  resource: 'AUTH',
-  action: 'UPDATE',
+  ...UPDATE_OAUTH2_CREDENTIAL_ACTIVITY,
   params: ZUpdateOauth2CredentialIntentSchema,
   async handle(ctx, p) {
     const id = p.oauth2CredentialId;

@@ -11,8 +11,7 @@ import {
   ZCreateSubOrganizationIntentSchema,
   type TCreateSubOrganizationIntent,
   type TCreateSubOrganizationResult,
-  type TFeatureName,
-} from '@latchkey/domain';
+  type TFeatureName, CREATE_SUB_ORGANIZATION_ACTIVITY } from '@latchkey/domain';
 import type { TActivityContext, TActivityDefinition } from '../../engine/activity-definition.js';
 import { storeNewWallet, validateAccountParams } from '../../keys/wallet-accounts.js';
 import { assertApiKeysWellFormed } from '../../identity/add-user-credentials.js';
@@ -76,13 +75,7 @@ async function handle(ctx: TActivityContext, p: TCreateSubOrganizationIntent): P
 }
 
 export const createSubOrganization: TActivityDefinition<TCreateSubOrganizationIntent, TCreateSubOrganizationResult> = {
-  path: 'create_sub_organization',
-  versions: [
-    { type: 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', intentKey: 'createSubOrganizationIntentV8', resultKey: 'createSubOrganizationResultV8' },
-    { type: 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7', intentKey: 'createSubOrganizationIntentV7', resultKey: 'createSubOrganizationResultV7' },
-  ],
-  resource: 'ORGANIZATION',
-  action: 'CREATE',
+  ...CREATE_SUB_ORGANIZATION_ACTIVITY,
   onFailure: 'reject',
   params: ZCreateSubOrganizationIntentSchema,
   validate,

@@ -4,14 +4,11 @@
  * private key must have been exported first. The organization and every credential in it stop
  * working at once. Policy: ORGANIZATION / DELETE.
  */
-import { AppError, ZDeleteSubOrganizationIntentSchema, type TDeleteSubOrganizationIntent, type TDeleteSubOrganizationResult } from '@latchkey/domain';
+import { AppError, ZDeleteSubOrganizationIntentSchema, type TDeleteSubOrganizationIntent, type TDeleteSubOrganizationResult, DELETE_SUB_ORGANIZATION_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 
 export const deleteSubOrganization: TActivityDefinition<TDeleteSubOrganizationIntent, TDeleteSubOrganizationResult> = {
-  path: 'delete_sub_organization',
-  versions: [{ type: 'ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION', intentKey: 'deleteSubOrganizationIntent', resultKey: 'deleteSubOrganizationResult' }],
-  resource: 'ORGANIZATION',
-  action: 'DELETE',
+  ...DELETE_SUB_ORGANIZATION_ACTIVITY,
   onFailure: 'reject',
   params: ZDeleteSubOrganizationIntentSchema,
   async handle(ctx, p) {

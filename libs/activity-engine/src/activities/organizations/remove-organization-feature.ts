@@ -3,15 +3,12 @@
  * (`FEATURE_NAME_*`: webhook URL, e-mail auth and recovery, SMS and OTP e-mail auth, WebAuthn
  * origins…). The result lists every feature now set. Policy: ORGANIZATION / UPDATE.
  */
-import { AppError, ZRemoveOrganizationFeatureIntentSchema, type TOrganizationFeaturesResult, type TRemoveOrganizationFeatureIntent } from '@latchkey/domain';
+import { AppError, ZRemoveOrganizationFeatureIntentSchema, type TOrganizationFeaturesResult, type TRemoveOrganizationFeatureIntent, REMOVE_ORGANIZATION_FEATURE_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { currentFeatures } from './organization-features-shared.js';
 
 export const removeOrganizationFeature: TActivityDefinition<TRemoveOrganizationFeatureIntent, TOrganizationFeaturesResult> = {
-  path: 'remove_organization_feature',
-  versions: [{ type: 'ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE', intentKey: 'removeOrganizationFeatureIntent', resultKey: 'removeOrganizationFeatureResult' }],
-  resource: 'ORGANIZATION',
-  action: 'UPDATE',
+  ...REMOVE_ORGANIZATION_FEATURE_ACTIVITY,
   onFailure: 'reject',
   params: ZRemoveOrganizationFeatureIntentSchema,
   async handle(ctx, p) {

@@ -3,14 +3,11 @@
  * policies. Every member must be a live user of this organization and the threshold at most the
  * member count. Result: an empty object. Policy: ORGANIZATION / UPDATE.
  */
-import { AppError, ZUpdateRootQuorumIntentSchema, type TUpdateRootQuorumIntent } from '@latchkey/domain';
+import { AppError, ZUpdateRootQuorumIntentSchema, type TUpdateRootQuorumIntent, UPDATE_ROOT_QUORUM_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 
 export const updateRootQuorum: TActivityDefinition<TUpdateRootQuorumIntent, Record<string, never>> = {
-  path: 'update_root_quorum',
-  versions: [{ type: 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', intentKey: 'updateRootQuorumIntent', resultKey: 'updateRootQuorumResult' }],
-  resource: 'ORGANIZATION',
-  action: 'UPDATE',
+  ...UPDATE_ROOT_QUORUM_ACTIVITY,
   onFailure: 'reject',
   params: ZUpdateRootQuorumIntentSchema,
   validate(p) {

@@ -5,15 +5,12 @@
  * a stored policy never fails to parse at evaluation. Names are unique per organization ("policy
  * label must be unique"). Policy: POLICY / CREATE, UPDATE, DELETE.
  */
-import { ZCreatePoliciesIntentSchema, type TCreatePoliciesIntent } from '@latchkey/domain';
+import { ZCreatePoliciesIntentSchema, type TCreatePoliciesIntent, CREATE_POLICIES_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { nameTaken, storePolicy, validatePolicy } from './policies-shared.js';
 
 export const createPolicies: TActivityDefinition<TCreatePoliciesIntent, { policyIds: string[] }> = {
-  path: 'create_policies',
-  versions: [{ type: 'ACTIVITY_TYPE_CREATE_POLICIES', intentKey: 'createPoliciesIntent', resultKey: 'createPoliciesResult' }],
-  resource: 'POLICY',
-  action: 'CREATE',
+  ...CREATE_POLICIES_ACTIVITY,
   onFailure: 'reject',
   params: ZCreatePoliciesIntentSchema,
   validate(p) {

@@ -5,15 +5,12 @@
  * a stored policy never fails to parse at evaluation. Names are unique per organization ("policy
  * label must be unique"). Policy: POLICY / CREATE, UPDATE, DELETE.
  */
-import { ZCreatePolicyIntentSchema, type TCreatePolicyIntent } from '@latchkey/domain';
+import { ZCreatePolicyIntentSchema, type TCreatePolicyIntent, CREATE_POLICY_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { storePolicy, validatePolicy } from './policies-shared.js';
 
 export const createPolicy: TActivityDefinition<TCreatePolicyIntent, { policyId: string }> = {
-  path: 'create_policy',
-  versions: [{ type: 'ACTIVITY_TYPE_CREATE_POLICY_V3', intentKey: 'createPolicyIntentV3', resultKey: 'createPolicyResult' }],
-  resource: 'POLICY',
-  action: 'CREATE',
+  ...CREATE_POLICY_ACTIVITY,
   onFailure: 'reject',
   params: ZCreatePolicyIntentSchema,
   validate: (p) => validatePolicy(p),

@@ -5,15 +5,12 @@
  * a stored policy never fails to parse at evaluation. Names are unique per organization ("policy
  * label must be unique"). Policy: POLICY / CREATE, UPDATE, DELETE.
  */
-import { ZDeletePoliciesIntentSchema, type TDeletePoliciesIntent } from '@latchkey/domain';
+import { ZDeletePoliciesIntentSchema, type TDeletePoliciesIntent, DELETE_POLICIES_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { deleteExisting } from './policies-shared.js';
 
 export const deletePolicies: TActivityDefinition<TDeletePoliciesIntent, { policyIds: string[] }> = {
-  path: 'delete_policies',
-  versions: [{ type: 'ACTIVITY_TYPE_DELETE_POLICIES', intentKey: 'deletePoliciesIntent', resultKey: 'deletePoliciesResult' }],
-  resource: 'POLICY',
-  action: 'DELETE',
+  ...DELETE_POLICIES_ACTIVITY,
   onFailure: 'reject',
   params: ZDeletePoliciesIntentSchema,
   async handle(ctx, p) {

@@ -5,15 +5,12 @@
  * a stored policy never fails to parse at evaluation. Names are unique per organization ("policy
  * label must be unique"). Policy: POLICY / CREATE, UPDATE, DELETE.
  */
-import { ZDeletePolicyIntentSchema, type TDeletePolicyIntent } from '@latchkey/domain';
+import { ZDeletePolicyIntentSchema, type TDeletePolicyIntent, DELETE_POLICY_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { deleteExisting } from './policies-shared.js';
 
 export const deletePolicy: TActivityDefinition<TDeletePolicyIntent, { policyId: string }> = {
-  path: 'delete_policy',
-  versions: [{ type: 'ACTIVITY_TYPE_DELETE_POLICY', intentKey: 'deletePolicyIntent', resultKey: 'deletePolicyResult' }],
-  resource: 'POLICY',
-  action: 'DELETE',
+  ...DELETE_POLICY_ACTIVITY,
   onFailure: 'reject',
   params: ZDeletePolicyIntentSchema,
   async handle(ctx, p) {

@@ -5,16 +5,13 @@
  * a stored policy never fails to parse at evaluation. Names are unique per organization ("policy
  * label must be unique"). Policy: POLICY / CREATE, UPDATE, DELETE.
  */
-import { AppError, ZUpdatePolicyIntentSchema, type TUpdatePolicyIntent } from '@latchkey/domain';
+import { AppError, ZUpdatePolicyIntentSchema, type TUpdatePolicyIntent, UPDATE_POLICY_ACTIVITY } from '@latchkey/domain';
 import { isUniqueViolation } from '@latchkey/persistence';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { assertPolicyExpression, nameTaken } from './policies-shared.js';
 
 export const updatePolicy: TActivityDefinition<TUpdatePolicyIntent, { policyId: string }> = {
-  path: 'update_policy',
-  versions: [{ type: 'ACTIVITY_TYPE_UPDATE_POLICY_V2', intentKey: 'updatePolicyIntentV2', resultKey: 'updatePolicyResultV2' }],
-  resource: 'POLICY',
-  action: 'UPDATE',
+  ...UPDATE_POLICY_ACTIVITY,
   onFailure: 'reject',
   params: ZUpdatePolicyIntentSchema,
   validate(p) {

@@ -4,16 +4,13 @@
  * Policy: PRIVATE_KEY_TAG / CREATE, UPDATE, DELETE.
  */
 import { newId } from '@latchkey/crypto';
-import { ZCreatePrivateKeyTagIntentSchema, type TCreatePrivateKeyTagIntent, type TCreatePrivateKeyTagResult } from '@latchkey/domain';
+import { ZCreatePrivateKeyTagIntentSchema, type TCreatePrivateKeyTagIntent, type TCreatePrivateKeyTagResult, CREATE_PRIVATE_KEY_TAG_ACTIVITY } from '@latchkey/domain';
 import { isUniqueViolation } from '@latchkey/persistence';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { assertKeysExist, uniqueName } from './private-key-tags-shared.js';
 
 export const createPrivateKeyTag: TActivityDefinition<TCreatePrivateKeyTagIntent, TCreatePrivateKeyTagResult> = {
-  path: 'create_private_key_tag',
-  versions: [{ type: 'ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG', intentKey: 'createPrivateKeyTagIntent', resultKey: 'createPrivateKeyTagResult' }],
-  resource: 'PRIVATE_KEY',
-  action: 'CREATE',
+  ...CREATE_PRIVATE_KEY_TAG_ACTIVITY,
   params: ZCreatePrivateKeyTagIntentSchema,
   async handle(ctx, p) {
     const keyIds = [...new Set(p.privateKeyIds)];

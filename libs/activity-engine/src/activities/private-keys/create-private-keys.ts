@@ -3,7 +3,7 @@
  * requested addresses and tags. Policy: PRIVATE_KEY / CREATE.
  */
 import { AddressFormatError, assertAddressFormat, encodeAddress, generateCurveKeyPair, newId, type TCurveName } from '@latchkey/crypto';
-import { AppError, ZCreatePrivateKeysIntentSchema, type TCreatePrivateKeysIntent, type TCreatePrivateKeysResult } from '@latchkey/domain';
+import { AppError, ZCreatePrivateKeysIntentSchema, type TCreatePrivateKeysIntent, type TCreatePrivateKeysResult, CREATE_PRIVATE_KEYS_ACTIVITY } from '@latchkey/domain';
 import { isUniqueViolation } from '@latchkey/persistence';
 import type { TActivityContext, TActivityDefinition } from '../../engine/activity-definition.js';
 
@@ -41,10 +41,7 @@ export async function storePrivateKey(
 }
 
 export const createPrivateKeys: TActivityDefinition<TCreatePrivateKeysIntent, TCreatePrivateKeysResult> = {
-  path: 'create_private_keys',
-  versions: [{ type: 'ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2', intentKey: 'createPrivateKeysIntentV2', resultKey: 'createPrivateKeysResultV2' }],
-  resource: 'PRIVATE_KEY',
-  action: 'CREATE',
+  ...CREATE_PRIVATE_KEYS_ACTIVITY,
   params: ZCreatePrivateKeysIntentSchema,
   validate(p) {
     const names = new Set<string>();

@@ -3,14 +3,11 @@
  * and delete_private_key_tags (whose result also lists the keys that carried the tags).
  * Policy: PRIVATE_KEY_TAG / CREATE, UPDATE, DELETE.
  */
-import { AppError, ZDeletePrivateKeyTagsIntentSchema, type TDeletePrivateKeyTagsIntent, type TDeletePrivateKeyTagsResult } from '@latchkey/domain';
+import { AppError, ZDeletePrivateKeyTagsIntentSchema, type TDeletePrivateKeyTagsIntent, type TDeletePrivateKeyTagsResult, DELETE_PRIVATE_KEY_TAGS_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 
 export const deletePrivateKeyTags: TActivityDefinition<TDeletePrivateKeyTagsIntent, TDeletePrivateKeyTagsResult> = {
-  path: 'delete_private_key_tags',
-  versions: [{ type: 'ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS', intentKey: 'deletePrivateKeyTagsIntent', resultKey: 'deletePrivateKeyTagsResult' }],
-  resource: 'PRIVATE_KEY',
-  action: 'DELETE',
+  ...DELETE_PRIVATE_KEY_TAGS_ACTIVITY,
   params: ZDeletePrivateKeyTagsIntentSchema,
   async handle(ctx, p) {
     const ids = [...new Set(p.privateKeyTagIds)];

@@ -2,14 +2,11 @@
  * delete_private_keys — removes private keys; a key never exported needs `deleteWithoutExport`
  * (the flag is ignored for exported keys). All or nothing. Policy: PRIVATE_KEY / DELETE.
  */
-import { AppError, ZDeletePrivateKeysIntentSchema, type TDeletePrivateKeysIntent, type TDeletePrivateKeysResult } from '@latchkey/domain';
+import { AppError, ZDeletePrivateKeysIntentSchema, type TDeletePrivateKeysIntent, type TDeletePrivateKeysResult, DELETE_PRIVATE_KEYS_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 
 export const deletePrivateKeys: TActivityDefinition<TDeletePrivateKeysIntent, TDeletePrivateKeysResult> = {
-  path: 'delete_private_keys',
-  versions: [{ type: 'ACTIVITY_TYPE_DELETE_PRIVATE_KEYS', intentKey: 'deletePrivateKeysIntent', resultKey: 'deletePrivateKeysResult' }],
-  resource: 'PRIVATE_KEY',
-  action: 'DELETE',
+  ...DELETE_PRIVATE_KEYS_ACTIVITY,
   params: ZDeletePrivateKeysIntentSchema,
   async handle(ctx, p) {
     const ids = [...new Set(p.privateKeyIds)];

@@ -4,17 +4,18 @@
  * server's signer key; the wallet, account or key is then marked exported. Policy: WALLET or
  * PRIVATE_KEY / EXPORT.
  */
-import { AppError, ZExportPrivateKeyIntentSchema, type TExportPrivateKeyIntent, type TExportPrivateKeyResult } from '@latchkey/domain';
+import { AppError, ZExportPrivateKeyIntentSchema, type TExportPrivateKeyIntent, type TExportPrivateKeyResult, EXPORT_PRIVATE_KEY_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { privateKeyAad } from '../../keys/vault-aad.js';
 import { bundle } from '../../keys/export-bundles.js';
+import { exposeParams } from '@latchkey/policy';
+import { privateKeyFacts } from '../../engine/policy-context.js';
 
 export const exportPrivateKey: TActivityDefinition<TExportPrivateKeyIntent, TExportPrivateKeyResult> = {
-  path: 'export_private_key',
-  versions: [{ type: 'ACTIVITY_TYPE_EXPORT_PRIVATE_KEY', intentKey: 'exportPrivateKeyIntent', resultKey: 'exportPrivateKeyResult' }],
-  resource: 'PRIVATE_KEY',
-  action: 'EXPORT',
+  ...EXPORT_PRIVATE_KEY_ACTIVITY,
   params: ZExportPrivateKeyIntentSchema,
+  policyParams: exposeParams({ targetPublicKey: 'target_public_key' }),
+  policyFacts: (db, org, p) => privateKeyFacts(db, org, p.privateKeyId),
   async handle(ctx, p) {
     const key = await ctx.tx.privateKeys.findById(ctx.organizationId, p.privateKeyId);
     if (!key) throw new AppError('NOT_FOUND', `private key not found: ${p.privateKeyId}`, { privateKeyId: p.privateKeyId });

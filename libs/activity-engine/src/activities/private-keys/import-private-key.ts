@@ -8,16 +8,13 @@
  * Policy: WALLET or PRIVATE_KEY / IMPORT.
  */
 import { encodeAddress, publicKeyForCurve } from '@latchkey/crypto';
-import { AppError, ZImportPrivateKeyIntentSchema, type TImportPrivateKeyIntent, type TImportPrivateKeyResult } from '@latchkey/domain';
+import { AppError, ZImportPrivateKeyIntentSchema, type TImportPrivateKeyIntent, type TImportPrivateKeyResult, IMPORT_PRIVATE_KEY_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { storePrivateKey } from './create-private-keys.js';
 import { assertOwnUser, importedPrivateKey, openWithTarget } from '../../keys/import-targets.js';
 
 export const importPrivateKey: TActivityDefinition<TImportPrivateKeyIntent, TImportPrivateKeyResult> = {
-  path: 'import_private_key',
-  versions: [{ type: 'ACTIVITY_TYPE_IMPORT_PRIVATE_KEY', intentKey: 'importPrivateKeyIntent', resultKey: 'importPrivateKeyResult' }],
-  resource: 'PRIVATE_KEY',
-  action: 'IMPORT',
+  ...IMPORT_PRIVATE_KEY_ACTIVITY,
   params: ZImportPrivateKeyIntentSchema,
   async handle(ctx, p) {
     await assertOwnUser(ctx, p.userId);

@@ -7,15 +7,12 @@
  * organization cannot be opened, so it is refused. Imports must target the caller's own user.
  * Policy: WALLET or PRIVATE_KEY / IMPORT.
  */
-import { ZInitImportIntentSchema, type TInitImportIntent, type TInitImportResult } from '@latchkey/domain';
+import { ZInitImportIntentSchema, type TInitImportIntent, type TInitImportResult, INIT_IMPORT_PRIVATE_KEY_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { initImport } from '../../keys/import-targets.js';
 
 export const initImportPrivateKey: TActivityDefinition<TInitImportIntent, TInitImportResult> = {
-  path: 'init_import_private_key',
-  versions: [{ type: 'ACTIVITY_TYPE_INIT_IMPORT_PRIVATE_KEY', intentKey: 'initImportPrivateKeyIntent', resultKey: 'initImportPrivateKeyResult' }],
-  resource: 'PRIVATE_KEY',
-  action: 'IMPORT',
+  ...INIT_IMPORT_PRIVATE_KEY_ACTIVITY,
   params: ZInitImportIntentSchema,
   handle: initImport('PRIVATE_KEY'),
 };

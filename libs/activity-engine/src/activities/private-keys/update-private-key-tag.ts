@@ -3,16 +3,13 @@
  * and delete_private_key_tags (whose result also lists the keys that carried the tags).
  * Policy: PRIVATE_KEY_TAG / CREATE, UPDATE, DELETE.
  */
-import { AppError, ZUpdatePrivateKeyTagIntentSchema, type TUpdatePrivateKeyTagIntent, type TUpdatePrivateKeyTagResult } from '@latchkey/domain';
+import { AppError, ZUpdatePrivateKeyTagIntentSchema, type TUpdatePrivateKeyTagIntent, type TUpdatePrivateKeyTagResult, UPDATE_PRIVATE_KEY_TAG_ACTIVITY } from '@latchkey/domain';
 import { isUniqueViolation } from '@latchkey/persistence';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { assertKeysExist, uniqueName } from './private-key-tags-shared.js';
 
 export const updatePrivateKeyTag: TActivityDefinition<TUpdatePrivateKeyTagIntent, TUpdatePrivateKeyTagResult> = {
-  path: 'update_private_key_tag',
-  versions: [{ type: 'ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG', intentKey: 'updatePrivateKeyTagIntent', resultKey: 'updatePrivateKeyTagResult' }],
-  resource: 'PRIVATE_KEY',
-  action: 'UPDATE',
+  ...UPDATE_PRIVATE_KEY_TAG_ACTIVITY,
   params: ZUpdatePrivateKeyTagIntentSchema,
   async handle(ctx, p) {
     const [tag] = await ctx.tx.privateKeys.findTags(ctx.organizationId, [p.privateKeyTagId]);

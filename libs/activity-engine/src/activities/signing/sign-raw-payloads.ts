@@ -5,18 +5,19 @@
  * with the reason.
  */
 import { signRawPayload as signPayload } from '@latchkey/crypto';
-import { ZSignRawPayloadsIntentSchema, type TSignRawPayloadsIntent, type TSignRawPayloadsResult } from '@latchkey/domain';
+import { ZSignRawPayloadsIntentSchema, type TSignRawPayloadsIntent, type TSignRawPayloadsResult, SIGN_RAW_PAYLOADS_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { withSigningKey } from '../../keys/resolve-signer.js';
 import { signingFailure } from './sign-shared.js';
+import { exposeParams } from '@latchkey/policy';
+import { signerFacts } from '../../engine/policy-context.js';
 
 export const signRawPayloads: TActivityDefinition<TSignRawPayloadsIntent, TSignRawPayloadsResult> = {
-  path: 'sign_raw_payloads',
-  versions: [{ type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS', intentKey: 'signRawPayloadsIntent', resultKey: 'signRawPayloadsResult' }],
-  resource: 'PRIVATE_KEY',
-  action: 'SIGN',
+  ...SIGN_RAW_PAYLOADS_ACTIVITY,
   readOnly: true,
   params: ZSignRawPayloadsIntentSchema,
+  policyParams: exposeParams({ hashFunction: 'hash_function', encoding: 'encoding' }),
+  policyFacts: (db, org, p) => signerFacts(db, org, p.signWith),
   handle: (ctx, p) =>
     withSigningKey(ctx, p.signWith, (key) => ({
       signatures: p.payloads.map((payload) =>

@@ -5,18 +5,19 @@
  * with the reason.
  */
 import { signTransaction as signTx } from '@latchkey/crypto';
-import { ZSignTransactionIntentSchema, type TSignTransactionIntent, type TSignTransactionResult } from '@latchkey/domain';
+import { ZSignTransactionIntentSchema, type TSignTransactionIntent, type TSignTransactionResult, SIGN_TRANSACTION_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { withSigningKey } from '../../keys/resolve-signer.js';
 import { signingFailure } from './sign-shared.js';
+import { exposeParams } from '@latchkey/policy';
+import { signerFacts } from '../../engine/policy-context.js';
 
 export const signTransaction: TActivityDefinition<TSignTransactionIntent, TSignTransactionResult> = {
-  path: 'sign_transaction',
-  versions: [{ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intentKey: 'signTransactionIntentV2', resultKey: 'signTransactionResult' }],
-  resource: 'PRIVATE_KEY',
-  action: 'SIGN',
+  ...SIGN_TRANSACTION_ACTIVITY,
   readOnly: true,
   params: ZSignTransactionIntentSchema,
+  policyParams: exposeParams({ type: 'type' }),
+  policyFacts: async (db, org, p) => ({ ...(await signerFacts(db, org, p.signWith)), transaction: { type: p.type, unsignedTransaction: p.unsignedTransaction } }),
   handle: (ctx, p) =>
     withSigningKey(ctx, p.signWith, (key) => ({
       signedTransaction: signingFailure(() =>

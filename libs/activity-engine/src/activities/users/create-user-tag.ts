@@ -4,17 +4,14 @@
  * organization. Policy: USER / CREATE, UPDATE, DELETE (user tags are a USER resource).
  */
 import { newId } from '@latchkey/crypto';
-import { ZCreateUserTagIntentSchema, type TCreateUserTagIntent, type TCreateUserTagResult } from '@latchkey/domain';
+import { ZCreateUserTagIntentSchema, type TCreateUserTagIntent, type TCreateUserTagResult, CREATE_USER_TAG_ACTIVITY } from '@latchkey/domain';
 import { isUniqueViolation } from '@latchkey/persistence';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { assertUsersExist } from './users-shared.js';
 import { uniqueName } from './user-tags-shared.js';
 
 export const createUserTag: TActivityDefinition<TCreateUserTagIntent, TCreateUserTagResult> = {
-  path: 'create_user_tag',
-  versions: [{ type: 'ACTIVITY_TYPE_CREATE_USER_TAG', intentKey: 'createUserTagIntent', resultKey: 'createUserTagResult' }],
-  resource: 'USER',
-  action: 'CREATE',
+  ...CREATE_USER_TAG_ACTIVITY,
   params: ZCreateUserTagIntentSchema,
   async handle(ctx, p) {
     const userIds = [...new Set(p.userIds)];

@@ -5,22 +5,16 @@
  * of it. Policy: USER / CREATE, UPDATE, DELETE.
  */
 import { newId } from '@latchkey/crypto';
-import { ZCreateUsersIntentSchema, type TCreateUsersIntent, type TCreateUsersResult } from '@latchkey/domain';
+import { ZCreateUsersIntentSchema, type TCreateUsersIntent, type TCreateUsersResult, CREATE_USERS_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
-import { addApiKeys, assertApiKeysUnused } from '../credentials/api-keys-shared.js';
+import { addApiKeys, assertApiKeysUnused } from '../../identity/api-keys.js';
 import { assertApiKeysWellFormed } from '../../identity/add-user-credentials.js';
 import { checkCredentials, writeCredentials } from '../../identity/add-user-credentials.js';
-import { assertOidcClaimsAllowed } from '../credentials/oauth-providers-shared.js';
+import { assertOidcClaimsAllowed } from '../../identity/oidc-claims.js';
 import { apiKeysOf, assertUserTagsExist } from './users-shared.js';
 
 export const createUsers: TActivityDefinition<TCreateUsersIntent, TCreateUsersResult> = {
-  path: 'create_users',
-  versions: [
-    { type: 'ACTIVITY_TYPE_CREATE_USERS_V4', intentKey: 'createUsersIntentV4', resultKey: 'createUsersResult' },
-    { type: 'ACTIVITY_TYPE_CREATE_USERS_V3', intentKey: 'createUsersIntentV3', resultKey: 'createUsersResult' },
-  ],
-  resource: 'USER',
-  action: 'CREATE',
+  ...CREATE_USERS_ACTIVITY,
   params: ZCreateUsersIntentSchema,
   validate(p) {
     assertApiKeysWellFormed(apiKeysOf(p));

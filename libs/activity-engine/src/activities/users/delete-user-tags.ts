@@ -3,15 +3,12 @@
  * (whose result also lists the users that carried the tags). Tag names are unique in an
  * organization. Policy: USER / CREATE, UPDATE, DELETE (user tags are a USER resource).
  */
-import { ZDeleteUserTagsIntentSchema, type TDeleteUserTagsIntent, type TDeleteUserTagsResult } from '@latchkey/domain';
+import { ZDeleteUserTagsIntentSchema, type TDeleteUserTagsIntent, type TDeleteUserTagsResult, DELETE_USER_TAGS_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { assertUserTagsExist } from './users-shared.js';
 
 export const deleteUserTags: TActivityDefinition<TDeleteUserTagsIntent, TDeleteUserTagsResult> = {
-  path: 'delete_user_tags',
-  versions: [{ type: 'ACTIVITY_TYPE_DELETE_USER_TAGS', intentKey: 'deleteUserTagsIntent', resultKey: 'deleteUserTagsResult' }],
-  resource: 'USER',
-  action: 'DELETE',
+  ...DELETE_USER_TAGS_ACTIVITY,
   params: ZDeleteUserTagsIntentSchema,
   async handle(ctx, p) {
     const userTagIds = [...new Set(p.userTagIds)];

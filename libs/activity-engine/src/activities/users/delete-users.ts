@@ -4,16 +4,15 @@
  * behind its back); deleting a user deletes its credentials, and every process's auth cache hears
  * of it. Policy: USER / CREATE, UPDATE, DELETE.
  */
-import { AppError, ZDeleteUsersIntentSchema, type TDeleteUsersIntent, type TDeleteUsersResult } from '@latchkey/domain';
+import { AppError, ZDeleteUsersIntentSchema, type TDeleteUsersIntent, type TDeleteUsersResult, DELETE_USERS_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { assertUsersExist } from './users-shared.js';
+import { exposeParams } from '@latchkey/policy';
 
 export const deleteUsers: TActivityDefinition<TDeleteUsersIntent, TDeleteUsersResult> = {
-  path: 'delete_users',
-  versions: [{ type: 'ACTIVITY_TYPE_DELETE_USERS', intentKey: 'deleteUsersIntent', resultKey: 'deleteUsersResult' }],
-  resource: 'USER',
-  action: 'DELETE',
+  ...DELETE_USERS_ACTIVITY,
   params: ZDeleteUsersIntentSchema,
+  policyParams: exposeParams({ userIds: 'user_ids' }),
   async handle(ctx, p) {
     const userIds = [...new Set(p.userIds)];
     await assertUsersExist(ctx, userIds);

@@ -3,17 +3,14 @@
  * (whose result also lists the users that carried the tags). Tag names are unique in an
  * organization. Policy: USER / CREATE, UPDATE, DELETE (user tags are a USER resource).
  */
-import { ZUpdateUserTagIntentSchema, type TUpdateUserTagIntent, type TUpdateUserTagResult } from '@latchkey/domain';
+import { ZUpdateUserTagIntentSchema, type TUpdateUserTagIntent, type TUpdateUserTagResult, UPDATE_USER_TAG_ACTIVITY } from '@latchkey/domain';
 import { isUniqueViolation } from '@latchkey/persistence';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { assertUsersExist, assertUserTagsExist } from './users-shared.js';
 import { uniqueName } from './user-tags-shared.js';
 
 export const updateUserTag: TActivityDefinition<TUpdateUserTagIntent, TUpdateUserTagResult> = {
-  path: 'update_user_tag',
-  versions: [{ type: 'ACTIVITY_TYPE_UPDATE_USER_TAG', intentKey: 'updateUserTagIntent', resultKey: 'updateUserTagResult' }],
-  resource: 'USER',
-  action: 'UPDATE',
+  ...UPDATE_USER_TAG_ACTIVITY,
   params: ZUpdateUserTagIntentSchema,
   async handle(ctx, p) {
     await assertUserTagsExist(ctx, [p.userTagId]);

@@ -4,17 +4,14 @@
  * behind its back); deleting a user deletes its credentials, and every process's auth cache hears
  * of it. Policy: USER / CREATE, UPDATE, DELETE.
  */
-import { ZUpdateUserIntentSchema, type TUpdateUserIntent, type TUpdateUserResult } from '@latchkey/domain';
+import { ZUpdateUserIntentSchema, type TUpdateUserIntent, type TUpdateUserResult, UPDATE_USER_ACTIVITY } from '@latchkey/domain';
 import type { TRepositories } from '@latchkey/persistence';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { assertUserExists } from '../../identity/add-user-credentials.js';
 import { assertUserTagsExist } from './users-shared.js';
 
 export const updateUser: TActivityDefinition<TUpdateUserIntent, TUpdateUserResult> = {
-  path: 'update_user',
-  versions: [{ type: 'ACTIVITY_TYPE_UPDATE_USER', intentKey: 'updateUserIntent', resultKey: 'updateUserResult' }],
-  resource: 'USER',
-  action: 'UPDATE',
+  ...UPDATE_USER_ACTIVITY,
   params: ZUpdateUserIntentSchema,
   async handle(ctx, p) {
     await assertUserExists(ctx, p.userId);

@@ -8,18 +8,16 @@ import {
   AppError,
   ZCreateWalletAccountsIntentSchema,
   type TCreateWalletAccountsIntent,
-  type TCreateWalletAccountsResult,
-} from '@latchkey/domain';
+  type TCreateWalletAccountsResult, CREATE_WALLET_ACCOUNTS_ACTIVITY } from '@latchkey/domain';
 import { isUniqueViolation } from '@latchkey/persistence';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { deriveAccounts, openWalletSeed, validateAccountParams } from '../../keys/wallet-accounts.js';
+import { walletFacts } from '../../engine/policy-context.js';
 
 export const createWalletAccounts: TActivityDefinition<TCreateWalletAccountsIntent, TCreateWalletAccountsResult> = {
-  path: 'create_wallet_accounts',
-  versions: [{ type: 'ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS', intentKey: 'createWalletAccountsIntent', resultKey: 'createWalletAccountsResult' }],
-  resource: 'WALLET',
-  action: 'CREATE',
+  ...CREATE_WALLET_ACCOUNTS_ACTIVITY,
   params: ZCreateWalletAccountsIntentSchema,
+  policyFacts: (db, org, p) => walletFacts(db, org, p.walletId),
   validate: (p) => validateAccountParams(p.accounts),
   async handle(ctx, p) {
     const wallet = await ctx.tx.wallets.findById(ctx.organizationId, p.walletId);

@@ -11,16 +11,12 @@ import {
   CREATE_WALLET_TYPES,
   ZCreateWalletIntentSchema,
   type TCreateWalletIntent,
-  type TCreateWalletResult,
-} from '@latchkey/domain';
+  type TCreateWalletResult, CREATE_WALLET_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { storeNewWallet, validateAccountParams } from '../../keys/wallet-accounts.js';
 
 export const createWallet: TActivityDefinition<TCreateWalletIntent, TCreateWalletResult> = {
-  path: 'create_wallet',
-  versions: [{ type: CREATE_WALLET_TYPES[0], intentKey: CREATE_WALLET_INTENT_KEY, resultKey: CREATE_WALLET_RESULT_KEY }],
-  resource: 'WALLET',
-  action: 'CREATE',
+  ...CREATE_WALLET_ACTIVITY,
   params: ZCreateWalletIntentSchema,
   validate: (p) => validateAccountParams(p.accounts),
   handle: (ctx, p) => storeNewWallet(ctx, { name: p.walletName, mnemonic: createMnemonic(p.mnemonicLength), accounts: p.accounts, imported: false }),

@@ -3,14 +3,11 @@
  * (the wallet's seed remains). Same rule as delete_wallets: an account neither exported itself nor
  * in an exported wallet needs `deleteWithoutExport`. All or nothing. Policy: WALLET / DELETE.
  */
-import { AppError, ZDeleteWalletAccountsIntentSchema, type TDeleteWalletAccountsIntent, type TDeleteWalletAccountsResult } from '@latchkey/domain';
+import { AppError, ZDeleteWalletAccountsIntentSchema, type TDeleteWalletAccountsIntent, type TDeleteWalletAccountsResult, DELETE_WALLET_ACCOUNTS_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 
 export const deleteWalletAccounts: TActivityDefinition<TDeleteWalletAccountsIntent, TDeleteWalletAccountsResult> = {
-  path: 'delete_wallet_accounts',
-  versions: [{ type: 'ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS', intentKey: 'deleteWalletAccountsIntent', resultKey: 'deleteWalletAccountsResult' }],
-  resource: 'WALLET',
-  action: 'DELETE',
+  ...DELETE_WALLET_ACCOUNTS_ACTIVITY,
   params: ZDeleteWalletAccountsIntentSchema,
   async handle(ctx, p) {
     const ids = [...new Set(p.walletAccountIds)];

@@ -3,15 +3,14 @@
  * exported is refused unless `deleteWithoutExport` is true (its keys would be lost for good); for
  * exported wallets the flag is ignored. All or nothing. Policy: WALLET / DELETE.
  */
-import { AppError, ZDeleteWalletsIntentSchema, type TDeleteWalletsIntent, type TDeleteWalletsResult } from '@latchkey/domain';
+import { AppError, ZDeleteWalletsIntentSchema, type TDeleteWalletsIntent, type TDeleteWalletsResult, DELETE_WALLETS_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
+import { walletsFacts } from '../../engine/policy-context.js';
 
 export const deleteWallets: TActivityDefinition<TDeleteWalletsIntent, TDeleteWalletsResult> = {
-  path: 'delete_wallets',
-  versions: [{ type: 'ACTIVITY_TYPE_DELETE_WALLETS', intentKey: 'deleteWalletsIntent', resultKey: 'deleteWalletsResult' }],
-  resource: 'WALLET',
-  action: 'DELETE',
+  ...DELETE_WALLETS_ACTIVITY,
   params: ZDeleteWalletsIntentSchema,
+  policyFacts: (db, org, p) => walletsFacts(db, org, p.walletIds),
   async handle(ctx, p) {
     const ids = [...new Set(p.walletIds)];
     const wallets = await ctx.tx.wallets.findByIds(ctx.organizationId, ids);

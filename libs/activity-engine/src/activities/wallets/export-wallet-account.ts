@@ -4,17 +4,18 @@
  * server's signer key; the wallet, account or key is then marked exported. Policy: WALLET or
  * PRIVATE_KEY / EXPORT.
  */
-import { AppError, ZExportWalletAccountIntentSchema, type TExportWalletAccountIntent, type TExportWalletAccountResult } from '@latchkey/domain';
+import { AppError, ZExportWalletAccountIntentSchema, type TExportWalletAccountIntent, type TExportWalletAccountResult, EXPORT_WALLET_ACCOUNT_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { openAccountKey } from '../../keys/wallet-accounts.js';
 import { bundle } from '../../keys/export-bundles.js';
+import { exposeParams } from '@latchkey/policy';
+import { signerFacts } from '../../engine/policy-context.js';
 
 export const exportWalletAccount: TActivityDefinition<TExportWalletAccountIntent, TExportWalletAccountResult> = {
-  path: 'export_wallet_account',
-  versions: [{ type: 'ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT', intentKey: 'exportWalletAccountIntent', resultKey: 'exportWalletAccountResult' }],
-  resource: 'WALLET',
-  action: 'EXPORT',
+  ...EXPORT_WALLET_ACCOUNT_ACTIVITY,
   params: ZExportWalletAccountIntentSchema,
+  policyParams: exposeParams({ targetPublicKey: 'target_public_key' }),
+  policyFacts: (db, org, p) => signerFacts(db, org, p.address),
   async handle(ctx, p) {
     // The account's sealed key, or (accounts derived before migration 0009) its wallet's seed.
     const account = await ctx.tx.wallets.findAccountKeySource(ctx.organizationId, p.address);

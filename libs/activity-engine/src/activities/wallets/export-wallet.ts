@@ -4,17 +4,18 @@
  * server's signer key; the wallet, account or key is then marked exported. Policy: WALLET or
  * PRIVATE_KEY / EXPORT.
  */
-import { AppError, ZExportWalletIntentSchema, type TExportWalletIntent, type TExportWalletResult } from '@latchkey/domain';
+import { AppError, ZExportWalletIntentSchema, type TExportWalletIntent, type TExportWalletResult, EXPORT_WALLET_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { openWalletSeed } from '../../keys/wallet-accounts.js';
 import { bundle } from '../../keys/export-bundles.js';
+import { exposeParams } from '@latchkey/policy';
+import { walletFacts } from '../../engine/policy-context.js';
 
 export const exportWallet: TActivityDefinition<TExportWalletIntent, TExportWalletResult> = {
-  path: 'export_wallet',
-  versions: [{ type: 'ACTIVITY_TYPE_EXPORT_WALLET', intentKey: 'exportWalletIntent', resultKey: 'exportWalletResult' }],
-  resource: 'WALLET',
-  action: 'EXPORT',
+  ...EXPORT_WALLET_ACTIVITY,
   params: ZExportWalletIntentSchema,
+  policyParams: exposeParams({ targetPublicKey: 'target_public_key' }),
+  policyFacts: (db, org, p) => walletFacts(db, org, p.walletId),
   validate(p) {
     if (p.language !== 'MNEMONIC_LANGUAGE_ENGLISH') throw new AppError('BAD_REQUEST', `only MNEMONIC_LANGUAGE_ENGLISH mnemonics can be exported (got ${p.language})`, { field: 'language' });
   },

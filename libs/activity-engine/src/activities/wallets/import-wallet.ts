@@ -8,16 +8,13 @@
  * Policy: WALLET or PRIVATE_KEY / IMPORT.
  */
 import { BundleError, decodeImportedMnemonic, isValidMnemonic } from '@latchkey/crypto';
-import { AppError, ZImportWalletIntentSchema, type TImportWalletIntent, type TImportWalletResult } from '@latchkey/domain';
+import { AppError, ZImportWalletIntentSchema, type TImportWalletIntent, type TImportWalletResult, IMPORT_WALLET_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { storeNewWallet, validateAccountParams } from '../../keys/wallet-accounts.js';
 import { assertOwnUser, openWithTarget } from '../../keys/import-targets.js';
 
 export const importWallet: TActivityDefinition<TImportWalletIntent, TImportWalletResult> = {
-  path: 'import_wallet',
-  versions: [{ type: 'ACTIVITY_TYPE_IMPORT_WALLET', intentKey: 'importWalletIntent', resultKey: 'importWalletResult' }],
-  resource: 'WALLET',
-  action: 'IMPORT',
+  ...IMPORT_WALLET_ACTIVITY,
   params: ZImportWalletIntentSchema,
   validate: (p) => validateAccountParams(p.accounts),
   async handle(ctx, p) {

@@ -1,15 +1,16 @@
 /** update_wallet — renames a wallet (names stay unique among live wallets). Policy: WALLET / UPDATE. */
-import { AppError, ZUpdateWalletIntentSchema, type TUpdateWalletIntent, type TUpdateWalletResult } from '@latchkey/domain';
+import { AppError, ZUpdateWalletIntentSchema, type TUpdateWalletIntent, type TUpdateWalletResult, UPDATE_WALLET_ACTIVITY } from '@latchkey/domain';
 import { isUniqueViolation } from '@latchkey/persistence';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { walletNameTaken } from '../../keys/wallet-accounts.js';
+import { exposeParams } from '@latchkey/policy';
+import { walletFacts } from '../../engine/policy-context.js';
 
 export const updateWallet: TActivityDefinition<TUpdateWalletIntent, TUpdateWalletResult> = {
-  path: 'update_wallet',
-  versions: [{ type: 'ACTIVITY_TYPE_UPDATE_WALLET', intentKey: 'updateWalletIntent', resultKey: 'updateWalletResult' }],
-  resource: 'WALLET',
-  action: 'UPDATE',
+  ...UPDATE_WALLET_ACTIVITY,
   params: ZUpdateWalletIntentSchema,
+  policyParams: exposeParams({ walletId: 'wallet_id' }),
+  policyFacts: (db, org, p) => walletFacts(db, org, p.walletId),
   async handle(ctx, p) {
     const wallet = await ctx.tx.wallets.findById(ctx.organizationId, p.walletId);
     if (!wallet) throw new AppError('NOT_FOUND', `wallet not found: ${p.walletId}`, { walletId: p.walletId });

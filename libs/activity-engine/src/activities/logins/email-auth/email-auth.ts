@@ -4,17 +4,14 @@
  * address, never returned. Needs FEATURE_NAME_EMAIL_AUTH on a sub-organization. Policy: AUTH /
  * CREATE.
  */
-import { ZEmailAuthIntentSchema, type TEmailAuthIntent } from '@latchkey/domain';
+import { ZEmailAuthIntentSchema, type TEmailAuthIntent, EMAIL_AUTH_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../../engine/activity-definition.js';
 import { issueCredentialBundle, sessionSeconds } from '../../../identity/issue-session.js';
 import { assertLoginFeature, resolveUserByContact } from '../../../engine/resolve-login-user.js';
 import { senderFields } from '../../../identity/sender-fields.js';
 
 export const emailAuth: TActivityDefinition<TEmailAuthIntent, { userId: string; apiKeyId: string }> = {
-  path: 'email_auth',
-  versions: [{ type: 'ACTIVITY_TYPE_EMAIL_AUTH_V3', intentKey: 'emailAuthIntentV3', resultKey: 'emailAuthResult' }],
-  resource: 'AUTH',
-  action: 'CREATE',
+  ...EMAIL_AUTH_ACTIVITY,
   access: { parentMayAct: true },
   onFailure: 'reject',
   params: ZEmailAuthIntentSchema,

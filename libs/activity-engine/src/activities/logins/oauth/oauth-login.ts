@@ -5,20 +5,19 @@
  * key, and the session JWT. oauth (older): the same proof with `targetPublicKey`, answered with a
  * credential bundle. Policy: SESSION / CREATE and AUTH / CREATE.
  */
-import { ZOauthLoginIntentSchema, type TOauthLoginIntent, type TSessionResult } from '@latchkey/domain';
+import { ZOauthLoginIntentSchema, type TOauthLoginIntent, type TSessionResult, OAUTH_LOGIN_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../../engine/activity-definition.js';
 import { issueLoginSession } from '../../../identity/issue-session.js';
 import { resolveUserByOidc } from '../../../engine/resolve-login-user.js';
 import { verifiedToken } from './oauth-shared.js';
+import { exposeParams } from '@latchkey/policy';
 
 export const oauthLogin: TActivityDefinition<TOauthLoginIntent, TSessionResult> = {
-  path: 'oauth_login',
-  versions: [{ type: 'ACTIVITY_TYPE_OAUTH_LOGIN', intentKey: 'oauthLoginIntent', resultKey: 'oauthLoginResult' }],
-  resource: 'AUTH',
-  action: 'CREATE',
+  ...OAUTH_LOGIN_ACTIVITY,
   access: { parentMayAct: true },
   onFailure: 'reject',
   params: ZOauthLoginIntentSchema,
+  policyParams: exposeParams({ sessionProfileId: 'session_profile_id' }, { session_profile_id: '' }),
   async handle(ctx, p) {
     const token = await verifiedToken(ctx, p.oidcToken, p.publicKey);
     const who = await resolveUserByOidc(ctx.tx, ctx.organizationId, token);

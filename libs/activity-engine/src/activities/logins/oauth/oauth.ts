@@ -5,17 +5,14 @@
  * key, and the session JWT. oauth (older): the same proof with `targetPublicKey`, answered with a
  * credential bundle. Policy: SESSION / CREATE and AUTH / CREATE.
  */
-import { ZOauthIntentSchema, type TOauthIntent } from '@latchkey/domain';
+import { ZOauthIntentSchema, type TOauthIntent, OAUTH_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../../engine/activity-definition.js';
 import { issueCredentialBundle } from '../../../identity/issue-session.js';
 import { resolveUserByOidc } from '../../../engine/resolve-login-user.js';
 import { verifiedToken } from './oauth-shared.js';
 
 export const oauth: TActivityDefinition<TOauthIntent, { userId: string; apiKeyId: string; credentialBundle: string }> = {
-  path: 'oauth',
-  versions: [{ type: 'ACTIVITY_TYPE_OAUTH', intentKey: 'oauthIntent', resultKey: 'oauthResult' }],
-  resource: 'AUTH',
-  action: 'CREATE',
+  ...OAUTH_ACTIVITY,
   access: { parentMayAct: true },
   onFailure: 'reject',
   params: ZOauthIntentSchema,

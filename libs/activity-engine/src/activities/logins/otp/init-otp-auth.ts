@@ -3,20 +3,19 @@
  * otp_auth checks the plain code and returns a credential bundle (a fresh P-256 API key of type
  * OTP_AUTH, 15 minutes by default, encrypted to `targetPublicKey`). Policy: AUTH / CREATE.
  */
-import { AppError, ZInitOtpIntentSchema, type TInitOtpIntent } from '@latchkey/domain';
+import { AppError, ZInitOtpIntentSchema, type TInitOtpIntent, INIT_OTP_AUTH_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../../engine/activity-definition.js';
 import { assertLoginFeature, resolveUserByContact } from '../../../engine/resolve-login-user.js';
 import { otpFeature } from '../../../engine/resolve-login-user.js';
 import { sendOtp } from '../../../identity/otp-flow.js';
+import { exposeParams } from '@latchkey/policy';
 
 export const initOtpAuth: TActivityDefinition<TInitOtpIntent, { otpId: string }> = {
-  path: 'init_otp_auth',
-  versions: [{ type: 'ACTIVITY_TYPE_INIT_OTP_AUTH_V3', intentKey: 'initOtpAuthIntentV3', resultKey: 'initOtpAuthResultV2' }],
-  resource: 'AUTH',
-  action: 'CREATE',
+  ...INIT_OTP_AUTH_ACTIVITY,
   access: { parentMayAct: true },
   onFailure: 'reject',
   params: ZInitOtpIntentSchema,
+  policyParams: exposeParams({ otpLength: 'otp_length' }),
   async handle(ctx, p) {
     const who = await resolveUserByContact(ctx.tx, ctx.organizationId, p.otpType, p.contact);
     if (who.organizationId !== ctx.organizationId) {

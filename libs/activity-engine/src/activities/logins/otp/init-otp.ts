@@ -6,7 +6,7 @@
  * _SMS_AUTH) must be on in the organization the contact's login would land in. Policy: OTP / CREATE.
  */
 import { createOtpEncryptionTargetBundle, generateP256KeyPair } from '@latchkey/crypto';
-import { ZInitOtpIntentSchema, type TInitOtpIntent } from '@latchkey/domain';
+import { ZInitOtpIntentSchema, type TInitOtpIntent, INIT_OTP_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../../engine/activity-definition.js';
 import { withServerKey } from '../../../keys/server-keys.js';
 import { assertLoginFeature, organizationsHoldingContact } from '../../../engine/resolve-login-user.js';
@@ -14,10 +14,7 @@ import { otpFeature } from '../../../engine/resolve-login-user.js';
 import { sendOtp } from '../../../identity/otp-flow.js';
 
 export const initOtp: TActivityDefinition<TInitOtpIntent, { otpId: string; otpEncryptionTargetBundle: string }> = {
-  path: 'init_otp',
-  versions: [{ type: 'ACTIVITY_TYPE_INIT_OTP_V3', intentKey: 'initOtpIntentV3', resultKey: 'initOtpResultV2' }],
-  resource: 'OTP',
-  action: 'CREATE',
+  ...INIT_OTP_ACTIVITY,
   access: { parentMayAct: true },
   onFailure: 'reject',
   params: ZInitOtpIntentSchema,

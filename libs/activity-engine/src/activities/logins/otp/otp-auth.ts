@@ -3,7 +3,7 @@
  * otp_auth checks the plain code and returns a credential bundle (a fresh P-256 API key of type
  * OTP_AUTH, 15 minutes by default, encrypted to `targetPublicKey`). Policy: AUTH / CREATE.
  */
-import { ZOtpAuthIntentSchema, type TOtpAuthIntent } from '@latchkey/domain';
+import { ZOtpAuthIntentSchema, type TOtpAuthIntent, OTP_AUTH_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../../engine/activity-definition.js';
 import { issueCredentialBundle } from '../../../identity/issue-session.js';
 import { assertLoginFeature } from '../../../engine/resolve-login-user.js';
@@ -11,10 +11,7 @@ import { otpFeature } from '../../../engine/resolve-login-user.js';
 import { useOtpCode } from '../../../identity/otp-flow.js';
 
 export const otpAuth: TActivityDefinition<TOtpAuthIntent, { userId: string; apiKeyId: string; credentialBundle: string }> = {
-  path: 'otp_auth',
-  versions: [{ type: 'ACTIVITY_TYPE_OTP_AUTH', intentKey: 'otpAuthIntent', resultKey: 'otpAuthResult' }],
-  resource: 'AUTH',
-  action: 'CREATE',
+  ...OTP_AUTH_ACTIVITY,
   access: { parentMayAct: true },
   onFailure: 'reject',
   params: ZOtpAuthIntentSchema,

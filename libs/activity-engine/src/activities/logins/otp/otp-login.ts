@@ -5,24 +5,20 @@
  * token's key must sign the login (`clientSignature`) and the token works once. Policy: SESSION /
  * CREATE.
  */
-import { ZOtpLoginIntentSchema, type TOtpLoginIntent, type TSessionResult } from '@latchkey/domain';
+import { ZOtpLoginIntentSchema, type TOtpLoginIntent, type TSessionResult, OTP_LOGIN_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../../engine/activity-definition.js';
 import { issueLoginSession } from '../../../identity/issue-session.js';
 import { assertLoginFeature, resolveUserByContact } from '../../../engine/resolve-login-user.js';
 import { otpFeature } from '../../../engine/resolve-login-user.js';
 import { checkLoginClientSignature, checkVerificationToken, spendVerificationToken } from '../../../identity/verification-tokens.js';
+import { exposeParams } from '@latchkey/policy';
 
 export const otpLogin: TActivityDefinition<TOtpLoginIntent, TSessionResult> = {
-  path: 'otp_login',
-  versions: [
-    { type: 'ACTIVITY_TYPE_OTP_LOGIN_V2', intentKey: 'otpLoginIntentV2', resultKey: 'otpLoginResult' },
-    { type: 'ACTIVITY_TYPE_OTP_LOGIN', intentKey: 'otpLoginIntent', resultKey: 'otpLoginResult' },
-  ],
-  resource: 'AUTH',
-  action: 'CREATE',
+  ...OTP_LOGIN_ACTIVITY,
   access: { parentMayAct: true },
   onFailure: 'reject',
   params: ZOtpLoginIntentSchema,
+  policyParams: exposeParams({ sessionProfileId: 'session_profile_id' }, { session_profile_id: '' }),
   async handle(ctx, p) {
     const claims = await checkVerificationToken(ctx, p.verificationToken);
     checkLoginClientSignature(claims, p.publicKey, p.clientSignature);

@@ -5,20 +5,14 @@
  * otp_login or a sign-up. Policy: OTP / VERIFY.
  */
 import { BundleError, newId, openEncryptedOtpBundle } from '@latchkey/crypto';
-import { AppError, VERIFICATION_TOKEN_DEFAULTS, ZVerifyOtpIntentSchema, type TVerifyOtpIntent } from '@latchkey/domain';
+import { AppError, VERIFICATION_TOKEN_DEFAULTS, ZVerifyOtpIntentSchema, type TVerifyOtpIntent, VERIFY_OTP_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../../engine/activity-definition.js';
 import { otpTargetAad } from '../../../keys/vault-aad.js';
 import { useOtpCode } from '../../../identity/otp-flow.js';
 import { issueVerificationToken } from '../../../identity/verification-tokens.js';
 
 export const verifyOtp: TActivityDefinition<TVerifyOtpIntent, { verificationToken: string }> = {
-  path: 'verify_otp',
-  versions: [
-    { type: 'ACTIVITY_TYPE_VERIFY_OTP_V2', intentKey: 'verifyOtpIntentV2', resultKey: 'verifyOtpResult' },
-    { type: 'ACTIVITY_TYPE_VERIFY_OTP', intentKey: 'verifyOtpIntent', resultKey: 'verifyOtpResult' },
-  ],
-  resource: 'OTP',
-  action: 'VERIFY',
+  ...VERIFY_OTP_ACTIVITY,
   access: { parentMayAct: true },
   onFailure: 'reject',
   params: ZVerifyOtpIntentSchema,

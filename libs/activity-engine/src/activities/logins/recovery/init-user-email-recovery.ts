@@ -5,7 +5,7 @@
  * FEATURE_NAME_EMAIL_RECOVERY on a sub-organization. Policy: RECOVERY / CREATE, and
  * CREDENTIAL / CREATE for recover_user (implicit for the recovering user).
  */
-import { ZInitUserEmailRecoveryIntentSchema, type TInitUserEmailRecoveryIntent } from '@latchkey/domain';
+import { ZInitUserEmailRecoveryIntentSchema, type TInitUserEmailRecoveryIntent, INIT_USER_EMAIL_RECOVERY_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../../engine/activity-definition.js';
 import { senderFields } from '../../../identity/sender-fields.js';
 import { issueCredentialBundle, sessionSeconds } from '../../../identity/issue-session.js';
@@ -13,10 +13,7 @@ import { assertLoginFeature, resolveUserByContact } from '../../../engine/resolv
 import { RECOVERY_CREDENTIAL_TYPE } from './recovery-shared.js';
 
 export const initUserEmailRecovery: TActivityDefinition<TInitUserEmailRecoveryIntent, { userId: string }> = {
-  path: 'init_user_email_recovery',
-  versions: [{ type: 'ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2', intentKey: 'initUserEmailRecoveryIntentV2', resultKey: 'initUserEmailRecoveryResult' }],
-  resource: 'RECOVERY',
-  action: 'CREATE',
+  ...INIT_USER_EMAIL_RECOVERY_ACTIVITY,
   access: { parentMayAct: true },
   onFailure: 'reject',
   params: ZInitUserEmailRecoveryIntentSchema,

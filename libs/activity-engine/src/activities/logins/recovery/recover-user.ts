@@ -5,16 +5,13 @@
  * FEATURE_NAME_EMAIL_RECOVERY on a sub-organization. Policy: RECOVERY / CREATE, and
  * CREDENTIAL / CREATE for recover_user (implicit for the recovering user).
  */
-import { AppError, ZRecoverUserIntentSchema, type TRecoverUserIntent } from '@latchkey/domain';
+import { AppError, ZRecoverUserIntentSchema, type TRecoverUserIntent, RECOVER_USER_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../../engine/activity-definition.js';
 import { checkCredentials, writeCredentials } from '../../../identity/add-user-credentials.js';
 import { RECOVERY_CREDENTIAL_TYPE } from './recovery-shared.js';
 
 export const recoverUser: TActivityDefinition<TRecoverUserIntent, { authenticatorId: string[] }> = {
-  path: 'recover_user',
-  versions: [{ type: 'ACTIVITY_TYPE_RECOVER_USER', intentKey: 'recoverUserIntent', resultKey: 'recoverUserResult' }],
-  resource: 'CREDENTIAL',
-  action: 'CREATE',
+  ...RECOVER_USER_ACTIVITY,
   access: { selfService: true },
   onFailure: 'reject',
   params: ZRecoverUserIntentSchema,

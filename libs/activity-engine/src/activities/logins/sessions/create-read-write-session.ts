@@ -5,15 +5,12 @@
  * for oneself only: a session for someone else needs the root quorum or an allowing policy, and
  * the handler does not second-guess what the policies allowed.
  */
-import { AppError, ZCreateReadWriteSessionIntentSchema, type TCreateReadWriteSessionIntent, type TCreateReadWriteSessionResult } from '@latchkey/domain';
+import { AppError, ZCreateReadWriteSessionIntentSchema, type TCreateReadWriteSessionIntent, type TCreateReadWriteSessionResult, CREATE_READ_WRITE_SESSION_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../../engine/activity-definition.js';
 import { issueCredentialBundle } from '../../../identity/issue-session.js';
 
 export const createReadWriteSession: TActivityDefinition<TCreateReadWriteSessionIntent, TCreateReadWriteSessionResult> = {
-  path: 'create_read_write_session',
-  versions: [{ type: 'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2', intentKey: 'createReadWriteSessionIntentV2', resultKey: 'createReadWriteSessionResultV2' }],
-  resource: 'AUTH',
-  action: 'CREATE',
+  ...CREATE_READ_WRITE_SESSION_ACTIVITY,
   access: { loginViaParent: true, selfService: true },
   onFailure: 'reject',
   params: ZCreateReadWriteSessionIntentSchema,

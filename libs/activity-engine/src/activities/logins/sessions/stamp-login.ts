@@ -6,20 +6,19 @@
  * a key vouched for by a verification token (spent here, once) or an OIDC token. Policy: SESSION / CREATE,
  * implicitly allowed for oneself.
  */
-import { AppError, ZStampLoginIntentSchema, type TSessionResult, type TStampLoginIntent } from '@latchkey/domain';
+import { AppError, ZStampLoginIntentSchema, type TSessionResult, type TStampLoginIntent, STAMP_LOGIN_ACTIVITY } from '@latchkey/domain';
 import type { TRepositories } from '@latchkey/persistence';
 import type { TActivityDefinition } from '../../../engine/activity-definition.js';
 import type { TPrincipal } from '../../../engine/principal.js';
 import { issueLoginSession } from '../../../identity/issue-session.js';
+import { exposeParams } from '@latchkey/policy';
 
 export const stampLogin: TActivityDefinition<TStampLoginIntent, TSessionResult> = {
-  path: 'stamp_login',
-  versions: [{ type: 'ACTIVITY_TYPE_STAMP_LOGIN', intentKey: 'stampLoginIntent', resultKey: 'stampLoginResult' }],
-  resource: 'AUTH',
-  action: 'CREATE',
+  ...STAMP_LOGIN_ACTIVITY,
   access: { loginViaParent: true, selfService: true, attested: true },
   onFailure: 'reject',
   params: ZStampLoginIntentSchema,
+  policyParams: exposeParams({ sessionProfileId: 'session_profile_id' }, { session_profile_id: '' }),
   async handle(ctx, p) {
     // An attested verification token is spent here, with the session, and not at authentication:
     // a request refused before this point (policy, parameters, timestamp) leaves it usable.

@@ -7,8 +7,8 @@
  */
 import { AppError, type TCredentialApiKeyParams } from '@latchkey/domain';
 import { isUniqueViolation } from '@latchkey/persistence';
-import type { TActivityContext } from '../../engine/activity-definition.js';
-import { assertApiKeysWellFormed, assertUserExists, checkCredentials, writeCredentials, type TLocatedApiKey } from '../../identity/add-user-credentials.js';
+import type { TActivityContext } from '../engine/activity-definition.js';
+import { assertApiKeysWellFormed, assertUserExists, checkCredentials, writeCredentials, type TLocatedApiKey } from './add-user-credentials.js';
 
 export { assertApiKeysWellFormed, assertUserExists, type TLocatedApiKey };
 

@@ -14,8 +14,8 @@
  * in a top-level organization, a root user may also give claims alone.
  */
 import { AppError, type TOauthProviderParamsV2 } from '@latchkey/domain';
-import type { TActivityContext } from '../../engine/activity-definition.js';
-import { checkCredentials, type TCheckedCredentials } from '../../identity/add-user-credentials.js';
+import type { TActivityContext } from '../engine/activity-definition.js';
+import { checkCredentials, type TCheckedCredentials } from './add-user-credentials.js';
 
 /**
  * Refuses `oidcClaims` the caller may not vouch for (see the module comment). Runs after
