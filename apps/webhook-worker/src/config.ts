@@ -3,6 +3,8 @@
  * libs/domain covers only LATCHKEY_WEBHOOK_POLL_MS). Each refusal names its variable and what is
  * accepted; unset or empty means the default.
  */
+import { readAllowInsecureWebhookUrls } from '@latchkey/crypto';
+
 export interface TWebhookConfig {
   /** LATCHKEY_WEBHOOK_TIMEOUT_MS: one attempt, connect to last byte. Default 10,000. */
   timeoutMs: number;
@@ -44,13 +46,6 @@ function integer(env: Record<string, string | undefined>, name: string, fallback
   return n;
 }
 
-function boolean(env: Record<string, string | undefined>, name: string): boolean {
-  const raw = env[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
-  if (raw === 'true' || raw === '1') return true;
-  throw new Error(`${name} must be true or false, got ${JSON.stringify(env[name])}`);
-}
-
 const DAY_MS = 86_400_000;
 
 /**
@@ -68,7 +63,7 @@ export function parseWebhookConfig(env: Record<string, string | undefined>): TWe
     logDays: integer(env, 'LATCHKEY_WEBHOOK_LOG_DAYS', 14, 1, 3650),
     concurrency: integer(env, 'LATCHKEY_WEBHOOK_CONCURRENCY', 64, 1, 4096),
     pollMs: integer(env, 'LATCHKEY_WEBHOOK_POLL_MS', 1_000, 10, 3_600_000),
-    allowInsecureUrls: boolean(env, 'LATCHKEY_WEBHOOK_ALLOW_INSECURE_URLS'),
+    allowInsecureUrls: readAllowInsecureWebhookUrls(env),
   };
   if (c.leaseMs <= c.timeoutMs + 1_000) {
     throw new Error(`LATCHKEY_WEBHOOK_LEASE_MS (${c.leaseMs}) must exceed LATCHKEY_WEBHOOK_TIMEOUT_MS (${c.timeoutMs}) by more than 1000 ms: a claim must outlast its attempt`);

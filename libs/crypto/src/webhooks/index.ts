@@ -19,6 +19,7 @@ export {
   classifyAddress,
   parseWebhookUrl,
   pinnedLookup,
+  readAllowInsecureWebhookUrls,
   resolveWebhookDestination,
   type TAddressClass,
   type TResolver,

@@ -1,7 +1,7 @@
 /** Where a webhook may go: form rules, address classes (IPv4, IPv6, embedded IPv4), resolution. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classifyAddress, parseWebhookUrl, resolveWebhookDestination, WebhookUrlError } from './webhook-url.js';
+import { classifyAddress, parseWebhookUrl, readAllowInsecureWebhookUrls, resolveWebhookDestination, WebhookUrlError } from './webhook-url.js';
 
 const strict = { allowInsecure: false };
 const insecure = { allowInsecure: true };
@@ -100,5 +100,14 @@ describe('resolveWebhookDestination', () => {
 
   it('resolves localhost through the system resolver to a refused loopback', async () => {
     await expect(resolveWebhookDestination('https://localhost/x', strict)).rejects.toMatchObject({ reason: 'DESTINATION' });
+  });
+});
+
+describe('readAllowInsecureWebhookUrls', () => {
+  it('reads true/false and names the variable otherwise', () => {
+    expect(readAllowInsecureWebhookUrls({})).toBe(false);
+    expect(readAllowInsecureWebhookUrls({ LATCHKEY_WEBHOOK_ALLOW_INSECURE_URLS: 'TRUE' })).toBe(true);
+    expect(readAllowInsecureWebhookUrls({ LATCHKEY_WEBHOOK_ALLOW_INSECURE_URLS: '0' })).toBe(false);
+    expect(() => readAllowInsecureWebhookUrls({ LATCHKEY_WEBHOOK_ALLOW_INSECURE_URLS: 'yes' })).toThrow(/LATCHKEY_WEBHOOK_ALLOW_INSECURE_URLS must be true or false/);
   });
 });

@@ -115,6 +115,18 @@ export function classifyAddress(address: string): TAddressClass {
   return null;
 }
 
+/**
+ * Reads LATCHKEY_WEBHOOK_ALLOW_INSECURE_URLS from an environment map: the one reader for the
+ * worker (at delivery) and the endpoint activities (at creation), so both apply the same rule.
+ * @throws Error naming the variable unless it is unset, empty, true, false, 1 or 0.
+ */
+export function readAllowInsecureWebhookUrls(env: Record<string, string | undefined>): boolean {
+  const raw = env[ALLOW_INSECURE_URLS_VARIABLE]?.trim().toLowerCase();
+  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new Error(`${ALLOW_INSECURE_URLS_VARIABLE} must be true or false, got ${JSON.stringify(env[ALLOW_INSECURE_URLS_VARIABLE])}`);
+}
+
 export interface TWebhookUrlOptions {
   /** LATCHKEY_WEBHOOK_ALLOW_INSECURE_URLS: allow http:// and private or loopback destinations. */
   allowInsecure: boolean;
