@@ -59,6 +59,11 @@ export function organizationRepository(db: TDb) {
       await db.rootQuorumMember.deleteMany({ where: { organizationId } });
       await db.rootQuorumMember.createMany({ data: userIds.map((userId) => ({ organizationId, userId, createdAt: at })) });
     },
+    /** Renames a live organization. @returns false when there is none by that id */
+    async rename(organizationId: string, name: string, at: Date): Promise<boolean> {
+      const { count } = await db.organization.updateMany({ where: { id: organizationId, deletedAt: null }, data: { name, updatedAt: at } });
+      return count > 0;
+    },
     async rootQuorumMembers(organizationId: string): Promise<RootQuorumMember[]> {
       return db.rootQuorumMember.findMany({ where: { organizationId }, orderBy: { userId: 'asc' } });
     },
