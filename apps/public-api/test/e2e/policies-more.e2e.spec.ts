@@ -305,3 +305,34 @@ describe('deny wins over allow', () => {
     await sdk(rootKey).deletePolicies({ policyIds: [allowId, denyId] });
   });
 });
+
+describe('update_organization_name', () => {
+  const organizationName = async () => (await http(rootKey).getOrganization({ organizationId: orgId })).organizationData.name;
+
+  it('renames the organization for the root quorum, through the unmodified sdk-server', async () => {
+    const before = await organizationName();
+    const name = uniqueName('renamed');
+    const res = await sdk(rootKey).updateOrganizationName({ organizationName: name });
+    expect(res).toMatchObject({ organizationId: orgId, organizationName: name });
+    expect(await organizationName()).toBe(name);
+    expect((await sdk(rootKey).getWhoami({ organizationId: orgId })).organizationName).toBe(name);
+    await sdk(rootKey).updateOrganizationName({ organizationName: before! });
+  });
+
+  it('is decided by the root quorum alone: a member without it is refused, even with an allowing policy', async () => {
+    const bob = await member('bob-renamer');
+    const { policyId } = await sdk(rootKey).createPolicy({ policyName: uniqueName('allow-rename'), effect: 'EFFECT_ALLOW', notes: '', condition: "activity.type == 'ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME'" });
+    const before = await organizationName();
+    const refused = await refusal(sdk(bob.key).updateOrganizationName({ organizationName: uniqueName('nope') }));
+    expect(refused.codes).toEqual(['REQUEST_NOT_AUTHORIZED']);
+    expect(await organizationName()).toBe(before);
+    await sdk(rootKey).deletePolicy({ policyId });
+  });
+
+  it('refuses an empty name with a 400 naming the field, and renames nothing', async () => {
+    const before = await organizationName();
+    const refused = await refusal(sdk(rootKey).updateOrganizationName({ organizationName: '  ' }));
+    expect(refused.message).toContain('organizationName');
+    expect(await organizationName()).toBe(before);
+  });
+});

@@ -146,3 +146,18 @@ export const REMOVE_ORGANIZATION_FEATURE_ACTIVITY = defineActivityWire('remove_o
 
 /** Wire names of `set_organization_feature`: every accepted `type`, with its intent and result keys. */
 export const SET_ORGANIZATION_FEATURE_ACTIVITY = defineActivityWire('set_organization_feature', [{ type: 'ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE', intentKey: 'setOrganizationFeatureIntent', resultKey: 'setOrganizationFeatureResult' }]);
+
+/** `update_organization_name`: renames the organization the request targets (root quorum only). */
+export const ZUpdateOrganizationNameIntentSchema = z.object({
+  organizationName: z.string().trim().min(1, 'must not be empty').max(256, 'must be at most 256 characters'),
+});
+export type TUpdateOrganizationNameIntent = z.output<typeof ZUpdateOrganizationNameIntentSchema>;
+export interface TUpdateOrganizationNameResult extends Record<string, unknown> {
+  organizationId: string;
+  organizationName: string;
+}
+
+/** Wire names of `update_organization_name`. */
+export const UPDATE_ORGANIZATION_NAME_ACTIVITY = defineActivityWire('update_organization_name', [
+  { type: 'ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME', intentKey: 'updateOrganizationNameIntent', resultKey: 'updateOrganizationNameResult' },
+]);

@@ -4,6 +4,7 @@ import { deleteSubOrganization } from './delete-sub-organization.js';
 import { setOrganizationFeature } from './set-organization-feature.js';
 import { removeOrganizationFeature } from './remove-organization-feature.js';
 import { updateRootQuorum } from './update-root-quorum.js';
+import { updateOrganizationName } from './update-organization-name.js';
 import type { TAnyActivityDefinition } from '../../engine/activity-definition.js';
 
 export const ORGANIZATIONS_ACTIVITIES: readonly TAnyActivityDefinition[] = [
@@ -12,4 +13,5 @@ export const ORGANIZATIONS_ACTIVITIES: readonly TAnyActivityDefinition[] = [
   setOrganizationFeature,
   removeOrganizationFeature,
   updateRootQuorum,
+  updateOrganizationName,
 ];
