@@ -3,7 +3,7 @@
  * public key is a valid point of its curve and appears once in the request (400 before anything is
  * recorded), and no live API key of the organization holds it already (one public key, one user —
  * so a stamp always names one principal). Adding or deleting keys tells every process's auth cache
- * through the change feed. Policy: CREDENTIAL / CREATE, DELETE.
+ * through the change feed.
  */
 import { AppError, type TCredentialApiKeyParams } from '@latchkey/domain';
 import { isUniqueViolation } from '@latchkey/persistence';

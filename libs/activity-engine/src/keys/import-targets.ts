@@ -5,7 +5,6 @@
  * to it (`@turnkey/crypto` encryptWalletToBundle / encryptPrivateKeyToBundle), and import_wallet /
  * import_private_key open it with that user's unused target. A bundle made for another user or
  * organization cannot be opened, so it is refused. Imports must target the caller's own user.
- * Policy: WALLET or PRIVATE_KEY / IMPORT.
  */
 import { BundleError, createImportBundle, generateP256KeyPair, newId, openImportedBundle, publicKeyForCurve } from '@latchkey/crypto';
 import { AppError, type TImportPrivateKeyIntent, type TInitImportIntent, type TInitImportResult } from '@latchkey/domain';

@@ -3,7 +3,7 @@
  * public key is a valid point of its curve and appears once in the request (400 before anything is
  * recorded), and no live API key of the organization holds it already (one public key, one user —
  * so a stamp always names one principal). Adding or deleting keys tells every process's auth cache
- * through the change feed. Policy: CREDENTIAL / CREATE, DELETE.
+ * through the change feed.
  */
 import { ZCreateApiKeysIntentSchema, type TCreateApiKeysIntent, type TCreateApiKeysResult, CREATE_API_KEYS_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';

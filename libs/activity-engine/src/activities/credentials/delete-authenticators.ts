@@ -3,8 +3,7 @@
  * `fido-u2f`, `tpm`; ES256) against its challenge and, when FEATURE_NAME_WEBAUTHN_ORIGINS is set,
  * the allowed origins; the COSE key is stored as compressed P-256 with its aaguid, attestation
  * format, transports and signature counter. delete_authenticators removes them (they stop
- * authenticating at once, in every process). Policy: CREDENTIAL / CREATE and DELETE; implicitly
- * allowed for one's own user.
+ * authenticating at once, in every process).
  */
 import { AppError, ZDeleteAuthenticatorsIntentSchema, type TDeleteAuthenticatorsIntent, DELETE_AUTHENTICATORS_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';

@@ -1,7 +1,6 @@
 /**
  * An organization's OAuth 2.0 clients at X or Discord: create / update / delete_oauth2_credential,
- * and the queries get_oauth2_credential and list_oauth2_credentials. Policy: AUTH / CREATE,
- * UPDATE, DELETE (the notes §7 list has no resource of its own for them).
+ * and the queries get_oauth2_credential and list_oauth2_credentials.
  *
  * The client secret arrives encrypted to the server's TLS-fetcher key (`@turnkey/crypto`
  * `encryptOauth2ClientSecret(secret, tlsFetcherPublicKey)`, a QOS envelope). It is opened here

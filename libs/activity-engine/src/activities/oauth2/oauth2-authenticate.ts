@@ -1,17 +1,17 @@
 /**
  * oauth2_authenticate: a login through an OAuth 2.0 provider that issues no id_token (X, Discord).
  * The authorization code (PKCE) is exchanged at the provider's token endpoint with the
- * organization's client credential, the provider's user-info endpoint names the user, and
- * Latchkey answers with an OIDC token it signs itself (@latchkey/identity-providers signs it; its claims are documented there). That token
- * then goes to oauth_login (nonce = sha256 of the session key) like any OpenID provider's, and is
- * matched against the user's OAuth provider (iss = Latchkey's issuer URL, sub, aud = client id).
+ * organization's client credential, the provider's user-info endpoint names the user, and Latchkey
+ * answers with an OIDC token it signs itself (@latchkey/identity-providers signs it; its claims
+ * are documented there). That token then goes to oauth_login (nonce = sha256 of the session key)
+ * like any OpenID provider's, and is matched against the user's OAuth provider (iss = Latchkey's
+ * issuer URL, sub, aud = client id).
  *
  * Like the other login activities it may be submitted by the parent for a sub-organization, and a
  * refusal (unknown credential, a code the provider refuses) is an HTTP 4xx leaving no activity
- * behind. The credential is looked for in the target organization, then in its parent (the
- * app's organization, when the parent acts for a sub-organization's user). The provider calls
- * run inside the activity's transaction, each bounded by a 10 s timeout.
- * Policy: AUTH / CREATE.
+ * behind. The credential is looked for in the target organization, then in its parent (the app's
+ * organization, when the parent acts for a sub-organization's user). The provider calls run inside
+ * the activity's transaction, each bounded by a 10 s timeout.
  */
 import { decompressP256PublicKey, hpkeSeal, newId } from '@latchkey/crypto';
 import { AppError, ZOauth2AuthenticateIntentSchema, type TOauth2AuthenticateIntent, OAUTH2_AUTHENTICATE_ACTIVITY } from '@latchkey/domain';

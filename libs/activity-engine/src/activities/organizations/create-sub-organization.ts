@@ -1,9 +1,9 @@
 /**
- * create_sub_organization (V7, V8) — an end user's own organization under the signer's: root
- * users with their API keys, passkeys and OAuth providers, the root quorum, an optional wallet,
- * and the login flows it allows (e-mail auth, e-mail recovery, SMS and OTP e-mail auth are on
- * unless a `disable*` flag turns them off). A sign-up may carry an OTP `verificationToken` (and
- * the `clientSignature` its key made), spent here so it serves once. Policy: ORGANIZATION / CREATE.
+ * create_sub_organization (V7, V8) — an end user's own organization under the signer's: root users
+ * with their API keys, passkeys and OAuth providers, the root quorum, an optional wallet, and the
+ * login flows it allows (e-mail auth, e-mail recovery, SMS and OTP e-mail auth are on unless a
+ * `disable*` flag turns them off). A sign-up may carry an OTP `verificationToken` (and the
+ * `clientSignature` its key made), spent here so it serves once.
  */
 import { createMnemonic, newId } from '@latchkey/crypto';
 import {

@@ -2,7 +2,7 @@
  * delete_sub_organization — a sub-organization deletes itself (initiated by its own root user,
  * never by the parent). Keys are the users' funds: unless `deleteWithoutExport`, every wallet and
  * private key must have been exported first. The organization and every credential in it stop
- * working at once. Policy: ORGANIZATION / DELETE.
+ * working at once.
  */
 import { AppError, ZDeleteSubOrganizationIntentSchema, type TDeleteSubOrganizationIntent, type TDeleteSubOrganizationResult, DELETE_SUB_ORGANIZATION_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';

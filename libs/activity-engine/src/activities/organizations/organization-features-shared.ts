@@ -1,7 +1,7 @@
 /**
  * set_organization_feature / remove_organization_feature — switch an organization's features
  * (`FEATURE_NAME_*`: webhook URL, e-mail auth and recovery, SMS and OTP e-mail auth, WebAuthn
- * origins…). The result lists every feature now set. Policy: ORGANIZATION / UPDATE.
+ * origins…). The result lists every feature now set.
  */
 import { AppError, type TFeature, type TOrganizationFeaturesResult, type TSetOrganizationFeatureIntent } from '@latchkey/domain';
 import type { TRepositories } from '@latchkey/persistence';

@@ -1,7 +1,7 @@
 /**
  * set_organization_feature / remove_organization_feature — switch an organization's features
  * (`FEATURE_NAME_*`: webhook URL, e-mail auth and recovery, SMS and OTP e-mail auth, WebAuthn
- * origins…). The result lists every feature now set. Policy: ORGANIZATION / UPDATE.
+ * origins…). The result lists every feature now set.
  */
 import { AppError, ZRemoveOrganizationFeatureIntentSchema, type TOrganizationFeaturesResult, type TRemoveOrganizationFeatureIntent, REMOVE_ORGANIZATION_FEATURE_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';

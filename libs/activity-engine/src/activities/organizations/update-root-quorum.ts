@@ -1,7 +1,7 @@
 /**
  * update_root_quorum — the root users and how many of them must approve an activity to bypass
  * policies. Every member must be a live user of this organization and the threshold at most the
- * member count. Result: an empty object. Policy: ORGANIZATION / UPDATE.
+ * member count. Result: an empty object.
  */
 import { AppError, ZUpdateRootQuorumIntentSchema, type TUpdateRootQuorumIntent, UPDATE_ROOT_QUORUM_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';

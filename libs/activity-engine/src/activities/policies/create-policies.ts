@@ -1,9 +1,9 @@
 /**
  * Policies: create_policy (V3), create_policies, update_policy (V2), delete_policy,
  * delete_policies. `condition` and `consensus` are parsed when the policy is written — a parse
- * error is a 400 "invalid policy condition" / "invalid policy consensus" naming the position, so
- * a stored policy never fails to parse at evaluation. Names are unique per organization ("policy
- * label must be unique"). Policy: POLICY / CREATE, UPDATE, DELETE.
+ * error is a 400 "invalid policy condition" / "invalid policy consensus" naming the position, so a
+ * stored policy never fails to parse at evaluation. Names are unique per organization ("policy
+ * label must be unique").
  */
 import { ZCreatePoliciesIntentSchema, type TCreatePoliciesIntent, CREATE_POLICIES_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';

@@ -1,7 +1,6 @@
 /**
  * Private key tags: create_private_key_tag, update_private_key_tag (rename, add and remove keys)
  * and delete_private_key_tags (whose result also lists the keys that carried the tags).
- * Policy: PRIVATE_KEY_TAG / CREATE, UPDATE, DELETE.
  */
 import { newId } from '@latchkey/crypto';
 import { ZCreatePrivateKeyTagIntentSchema, type TCreatePrivateKeyTagIntent, type TCreatePrivateKeyTagResult, CREATE_PRIVATE_KEY_TAG_ACTIVITY } from '@latchkey/domain';

@@ -1,6 +1,6 @@
 /**
  * create_private_keys (V2) — standalone key pairs on any curve, sealed by the key vault, with the
- * requested addresses and tags. Policy: PRIVATE_KEY / CREATE.
+ * requested addresses and tags.
  */
 import { AddressFormatError, assertAddressFormat, encodeAddress, generateCurveKeyPair, newId, type TCurveName } from '@latchkey/crypto';
 import { AppError, ZCreatePrivateKeysIntentSchema, type TCreatePrivateKeysIntent, type TCreatePrivateKeysResult, CREATE_PRIVATE_KEYS_ACTIVITY } from '@latchkey/domain';

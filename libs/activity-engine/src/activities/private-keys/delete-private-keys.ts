@@ -1,6 +1,6 @@
 /**
  * delete_private_keys — removes private keys; a key never exported needs `deleteWithoutExport`
- * (the flag is ignored for exported keys). All or nothing. Policy: PRIVATE_KEY / DELETE.
+ * (the flag is ignored for exported keys). All or nothing.
  */
 import { AppError, ZDeletePrivateKeysIntentSchema, type TDeletePrivateKeysIntent, type TDeletePrivateKeysResult, DELETE_PRIVATE_KEYS_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';

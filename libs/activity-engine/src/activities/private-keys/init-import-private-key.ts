@@ -5,7 +5,6 @@
  * to it (`@turnkey/crypto` encryptWalletToBundle / encryptPrivateKeyToBundle), and import_wallet /
  * import_private_key open it with that user's unused target. A bundle made for another user or
  * organization cannot be opened, so it is refused. Imports must target the caller's own user.
- * Policy: WALLET or PRIVATE_KEY / IMPORT.
  */
 import { ZInitImportIntentSchema, type TInitImportIntent, type TInitImportResult, INIT_IMPORT_PRIVATE_KEY_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';

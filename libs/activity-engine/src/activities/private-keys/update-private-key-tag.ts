@@ -1,7 +1,6 @@
 /**
  * Private key tags: create_private_key_tag, update_private_key_tag (rename, add and remove keys)
  * and delete_private_key_tags (whose result also lists the keys that carried the tags).
- * Policy: PRIVATE_KEY_TAG / CREATE, UPDATE, DELETE.
  */
 import { AppError, ZUpdatePrivateKeyTagIntentSchema, type TUpdatePrivateKeyTagIntent, type TUpdatePrivateKeyTagResult, UPDATE_PRIVATE_KEY_TAG_ACTIVITY } from '@latchkey/domain';
 import { isUniqueViolation } from '@latchkey/persistence';

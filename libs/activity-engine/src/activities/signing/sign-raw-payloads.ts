@@ -1,8 +1,7 @@
 /**
- * sign_raw_payload (V2), sign_raw_payloads and sign_transaction (V2). Policy: PRIVATE_KEY / SIGN
- * (wallet accounts sign under the same resource, as in Turnkey's policy language). A payload the
- * key cannot sign (wrong hash function for the curve, malformed transaction) fails the activity
- * with the reason.
+ * sign_raw_payload (V2), sign_raw_payloads and sign_transaction (V2). A payload the key cannot
+ * sign (wrong hash function for the curve, malformed transaction) fails the activity with the
+ * reason.
  */
 import { signRawPayload as signPayload } from '@latchkey/crypto';
 import { ZSignRawPayloadsIntentSchema, type TSignRawPayloadsIntent, type TSignRawPayloadsResult, SIGN_RAW_PAYLOADS_ACTIVITY } from '@latchkey/domain';

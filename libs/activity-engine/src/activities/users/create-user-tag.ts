@@ -1,7 +1,7 @@
 /**
  * User tags: create_user_tag, update_user_tag (rename, add and remove users) and delete_user_tags
  * (whose result also lists the users that carried the tags). Tag names are unique in an
- * organization. Policy: USER / CREATE, UPDATE, DELETE (user tags are a USER resource).
+ * organization.
  */
 import { newId } from '@latchkey/crypto';
 import { ZCreateUserTagIntentSchema, type TCreateUserTagIntent, type TCreateUserTagResult, CREATE_USER_TAG_ACTIVITY } from '@latchkey/domain';

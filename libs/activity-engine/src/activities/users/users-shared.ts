@@ -2,7 +2,7 @@
  * create_users (V3, V4), update_user and delete_users. New users get their API keys and user tags
  * in the same transaction. A root quorum member cannot be deleted (the quorum would lose a voter
  * behind its back); deleting a user deletes its credentials, and every process's auth cache hears
- * of it. Policy: USER / CREATE, UPDATE, DELETE.
+ * of it.
  */
 import { AppError, type TCreateUsersIntent } from '@latchkey/domain';
 import type { TActivityContext } from '../../engine/activity-definition.js';

@@ -1,8 +1,7 @@
 /**
  * create_wallet_accounts — derives more accounts from an existing wallet's seed (opened from the
  * key vault for this operation only) and stores them, each private key sealed by the vault. With
- * `persist: false` the addresses are returned and nothing is stored (or sealed). Policy: WALLET /
- * CREATE.
+ * `persist: false` the addresses are returned and nothing is stored (or sealed).
  */
 import {
   AppError,

@@ -1,8 +1,8 @@
 /**
  * create_wallet — a new HD wallet: a fresh BIP39 mnemonic, sealed by the key vault, and the
  * requested accounts derived from it. Schema: `@latchkey/domain` ZCreateWalletIntentSchema.
- * Policy: resource WALLET, action CREATE. Writes: the wallet and its accounts (one transaction
- * with the activity row and its outbox event).
+ * Writes: the wallet and its accounts (one transaction with the activity row and its outbox
+ * event).
  */
 import { createMnemonic } from '@latchkey/crypto';
 import {

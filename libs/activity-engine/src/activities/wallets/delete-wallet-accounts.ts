@@ -1,7 +1,7 @@
 /**
  * delete_wallet_accounts — removes accounts from their wallets, clearing their sealed private keys
  * (the wallet's seed remains). Same rule as delete_wallets: an account neither exported itself nor
- * in an exported wallet needs `deleteWithoutExport`. All or nothing. Policy: WALLET / DELETE.
+ * in an exported wallet needs `deleteWithoutExport`. All or nothing.
  */
 import { AppError, ZDeleteWalletAccountsIntentSchema, type TDeleteWalletAccountsIntent, type TDeleteWalletAccountsResult, DELETE_WALLET_ACCOUNTS_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';

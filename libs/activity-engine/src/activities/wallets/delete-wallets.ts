@@ -1,7 +1,7 @@
 /**
  * delete_wallets — removes wallets and their accounts. The seed rule: a wallet that was never
  * exported is refused unless `deleteWithoutExport` is true (its keys would be lost for good); for
- * exported wallets the flag is ignored. All or nothing. Policy: WALLET / DELETE.
+ * exported wallets the flag is ignored. All or nothing.
  */
 import { AppError, ZDeleteWalletsIntentSchema, type TDeleteWalletsIntent, type TDeleteWalletsResult, DELETE_WALLETS_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';

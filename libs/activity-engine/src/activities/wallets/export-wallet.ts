@@ -1,8 +1,7 @@
 /**
  * export_wallet, export_wallet_account and export_private_key: the secret leaves the vault only as
  * an HPKE bundle encrypted to the caller's `targetPublicKey`, inside an envelope signed by the
- * server's signer key; the wallet, account or key is then marked exported. Policy: WALLET or
- * PRIVATE_KEY / EXPORT.
+ * server's signer key; the wallet, account or key is then marked exported.
  */
 import { AppError, ZExportWalletIntentSchema, type TExportWalletIntent, type TExportWalletResult, EXPORT_WALLET_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';

@@ -5,7 +5,6 @@
  * to it (`@turnkey/crypto` encryptWalletToBundle / encryptPrivateKeyToBundle), and import_wallet /
  * import_private_key open it with that user's unused target. A bundle made for another user or
  * organization cannot be opened, so it is refused. Imports must target the caller's own user.
- * Policy: WALLET or PRIVATE_KEY / IMPORT.
  */
 import { BundleError, decodeImportedMnemonic, isValidMnemonic } from '@latchkey/crypto';
 import { AppError, ZImportWalletIntentSchema, type TImportWalletIntent, type TImportWalletResult, IMPORT_WALLET_ACTIVITY } from '@latchkey/domain';

@@ -1,4 +1,4 @@
-/** update_wallet — renames a wallet (names stay unique among live wallets). Policy: WALLET / UPDATE. */
+/** update_wallet — renames a wallet (names stay unique among live wallets). */
 import { AppError, ZUpdateWalletIntentSchema, type TUpdateWalletIntent, type TUpdateWalletResult, UPDATE_WALLET_ACTIVITY } from '@latchkey/domain';
 import { isUniqueViolation } from '@latchkey/persistence';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';

@@ -1,8 +1,7 @@
 /**
  * email_auth (V3) — logs a user in by e-mail: a credential bundle (a fresh P-256 API key of type
  * EMAIL_AUTH, 15 minutes by default, encrypted to `targetPublicKey`) is mailed to the user's
- * address, never returned. Needs FEATURE_NAME_EMAIL_AUTH on a sub-organization. Policy: AUTH /
- * CREATE.
+ * address, never returned. Needs FEATURE_NAME_EMAIL_AUTH on a sub-organization.
  */
 import { ZEmailAuthIntentSchema, type TEmailAuthIntent, EMAIL_AUTH_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../../engine/activity-definition.js';

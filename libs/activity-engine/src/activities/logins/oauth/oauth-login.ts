@@ -1,9 +1,9 @@
 /**
- * OIDC logins. oauth_login: the token (verified against its issuer's JWKS) must carry
- * `nonce = hex(sha256(publicKey))`; the user holding a matching OAuth provider (iss, sub, aud) —
- * in this organization or its one sub-organization holding it — gets the client's key as a session
- * key, and the session JWT. oauth (older): the same proof with `targetPublicKey`, answered with a
- * credential bundle. Policy: SESSION / CREATE and AUTH / CREATE.
+ * OIDC logins. oauth_login: the token (verified against its issuer's JWKS) must carry `nonce =
+ * hex(sha256(publicKey))`; the user holding a matching OAuth provider (iss, sub, aud) — in this
+ * organization or its one sub-organization holding it — gets the client's key as a session key,
+ * and the session JWT. oauth (older): the same proof with `targetPublicKey`, answered with a
+ * credential bundle.
  */
 import { ZOauthLoginIntentSchema, type TOauthLoginIntent, type TSessionResult, OAUTH_LOGIN_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../../engine/activity-definition.js';

@@ -3,7 +3,7 @@
  * sign-up (the person need not be a user yet). The answer carries a fresh HPKE target, signed by
  * the server's OTP key, that the client encrypts the code to for verify_otp (V2). A parent's
  * backend may run it for its sub-organizations. The OTP feature (FEATURE_NAME_OTP_EMAIL_AUTH or
- * _SMS_AUTH) must be on in the organization the contact's login would land in. Policy: OTP / CREATE.
+ * _SMS_AUTH) must be on in the organization the contact's login would land in.
  */
 import { createOtpEncryptionTargetBundle, generateP256KeyPair } from '@latchkey/crypto';
 import { ZInitOtpIntentSchema, type TInitOtpIntent, INIT_OTP_ACTIVITY } from '@latchkey/domain';

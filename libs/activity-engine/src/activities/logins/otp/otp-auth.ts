@@ -1,7 +1,7 @@
 /**
  * The older OTP flow: init_otp_auth (V3) sends a code to an existing user's e-mail or phone;
  * otp_auth checks the plain code and returns a credential bundle (a fresh P-256 API key of type
- * OTP_AUTH, 15 minutes by default, encrypted to `targetPublicKey`). Policy: AUTH / CREATE.
+ * OTP_AUTH, 15 minutes by default, encrypted to `targetPublicKey`).
  */
 import { ZOtpAuthIntentSchema, type TOtpAuthIntent, OTP_AUTH_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../../engine/activity-definition.js';

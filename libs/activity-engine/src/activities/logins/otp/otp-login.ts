@@ -1,9 +1,8 @@
 /**
  * otp_login (V2) — exchanges a verification token for a session: the user whose e-mail or phone
- * the token proves (in this organization or, for a backend aimed at the parent, its one
- * sub-organization holding it) gets the client's key as a session key, and the session JWT. The
- * token's key must sign the login (`clientSignature`) and the token works once. Policy: SESSION /
- * CREATE.
+ * the token proves (in this organization or, for a backend aimed at the parent, its one sub-
+ * organization holding it) gets the client's key as a session key, and the session JWT. The
+ * token's key must sign the login (`clientSignature`) and the token works once.
  */
 import { ZOtpLoginIntentSchema, type TOtpLoginIntent, type TSessionResult, OTP_LOGIN_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../../engine/activity-definition.js';

@@ -1,8 +1,8 @@
 /**
  * verify_otp (V2: the code HPKE-encrypted to init_otp's target together with the client's public
- * key; V1: the plain code and an optional public key) — checks the code and returns a
- * verification token (ES256, the server's OTP key) binding the contact to that public key, for
- * otp_login or a sign-up. Policy: OTP / VERIFY.
+ * key; V1: the plain code and an optional public key) — checks the code and returns a verification
+ * token (ES256, the server's OTP key) binding the contact to that public key, for otp_login or a
+ * sign-up.
  */
 import { BundleError, newId, openEncryptedOtpBundle } from '@latchkey/crypto';
 import { AppError, VERIFICATION_TOKEN_DEFAULTS, ZVerifyOtpIntentSchema, type TVerifyOtpIntent, VERIFY_OTP_ACTIVITY } from '@latchkey/domain';

@@ -2,8 +2,7 @@
  * Account recovery by e-mail. init_user_email_recovery (V2): a credential bundle holding a
  * recovery key (type RECOVER_USER, 15 minutes by default) is mailed to the user; that key can do
  * one thing — recover_user, which adds a new passkey to its own user and spends the key. Needs
- * FEATURE_NAME_EMAIL_RECOVERY on a sub-organization. Policy: RECOVERY / CREATE, and
- * CREDENTIAL / CREATE for recover_user (implicit for the recovering user).
+ * FEATURE_NAME_EMAIL_RECOVERY on a sub-organization.
  */
 
 /** The credential type a recovery key has; authentication lets it submit recover_user only. */

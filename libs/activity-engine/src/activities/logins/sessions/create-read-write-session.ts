@@ -1,9 +1,7 @@
 /**
  * create_read_write_session (V2) — a read-write session as a credential bundle: the server makes
  * the session key and encrypts it to the client's `targetPublicKey`. For the signing user, or
- * another user of the organization named by `userId`. Policy: AUTH / CREATE; implicitly allowed
- * for oneself only: a session for someone else needs the root quorum or an allowing policy, and
- * the handler does not second-guess what the policies allowed.
+ * another user of the organization named by `userId`.
  */
 import { AppError, ZCreateReadWriteSessionIntentSchema, type TCreateReadWriteSessionIntent, type TCreateReadWriteSessionResult, CREATE_READ_WRITE_SESSION_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../../engine/activity-definition.js';

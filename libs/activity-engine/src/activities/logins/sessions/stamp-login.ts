@@ -2,9 +2,9 @@
  * stamp_login — the signer logs itself in: the client's fresh P-256 key becomes a session key of
  * the signing user (15 minutes by default) and the answer is the session JWT. Sent by
  * `loginWithPasskey` aimed at the parent organization with a sub-organization's passkey, so it
- * accepts logins through the parent; and with `X-Stamp-Attested` (`loginWithOtp`/`loginWithOauth`),
- * a key vouched for by a verification token (spent here, once) or an OIDC token. Policy: SESSION / CREATE,
- * implicitly allowed for oneself.
+ * accepts logins through the parent; and with `X-Stamp-Attested`
+ * (`loginWithOtp`/`loginWithOauth`), a key vouched for by a verification token (spent here, once)
+ * or an OIDC token.
  */
 import { AppError, ZStampLoginIntentSchema, type TSessionResult, type TStampLoginIntent, STAMP_LOGIN_ACTIVITY } from '@latchkey/domain';
 import type { TRepositories } from '@latchkey/persistence';
