@@ -15,6 +15,11 @@ import { decideOutcome, type TAttemptResult } from './retry-policy.js';
 import { createSender, type TSender } from './send-webhook.js';
 
 const FANOUT_BATCH = 500;
+/**
+ * Deliveries one endpoint may chain before its slot goes back to the claim, which serves the
+ * oldest due heads first: with more busy endpoints than slots, a long queue must not keep others waiting.
+ */
+const MAX_CHAIN = 32;
 const PRUNE_EVERY_MS = 3_600_000;
 
 export interface TWebhookWorkerOptions {
@@ -131,7 +136,7 @@ export function createWebhookWorker(o: TWebhookWorkerOptions): TWebhookWorker {
    */
   async function deliver(first: TClaimedWebhookMessage): Promise<void> {
     let m: TClaimedWebhookMessage | null = first;
-    while (m) {
+    for (let chained = 1; m; chained++) {
       const started = Date.now();
       let outcome: TAttemptOutcome;
       if (m.url === null) {
@@ -142,9 +147,11 @@ export function createWebhookWorker(o: TWebhookWorkerOptions): TWebhookWorker {
         outcome = decideOutcome(m.attempt, await attempt(m, m.url), o.config, Date.now(), o.random);
       }
       const latencyMs = Date.now() - started;
-      const recorded: { held: boolean; next: TClaimedWebhookMessage | null } = running
-        ? await repo.recordAndClaimNext(m, outcome, latencyMs, o.config.leaseMs)
-        : { held: await repo.record(m, outcome, latencyMs), next: null };
+      const recorded: { held: boolean; next: TClaimedWebhookMessage | null } = !running
+        ? { held: await repo.record(m, outcome, latencyMs), next: null }
+        : chained < MAX_CHAIN
+          ? await repo.recordAndClaimNext(m, outcome, latencyMs, o.config.leaseMs)
+          : { held: await repo.recordAndYield(m, outcome, latencyMs), next: null };
       const { held, next } = recorded;
       const fields = { eventId: m.eventId, endpointId: m.endpointId, attempt: m.attempt, outcome: outcome.kind, statusCode: outcome.statusCode, latencyMs };
       if (!held) log.warn(fields, 'webhook claim was taken over before this attempt was recorded');

@@ -163,6 +163,24 @@ describe('webhook delivery', () => {
     expect(receiver.at('/inactive-subscription')).toHaveLength(0);
   });
 
+  it('with fewer slots than busy endpoints, a long queue does not keep another endpoint waiting', async () => {
+    await createOrganization(w.db, 'org-long');
+    await createOrganization(w.db, 'org-short');
+    await createEndpoint(w.db, 'org-long', receiver.url('/long'));
+    await createEndpoint(w.db, 'org-short', receiver.url('/short'));
+    await appendEvents(w.db, [...Array.from({ length: 100 }, (_, i) => ({ organizationId: 'org-long', activityId: `long-${i}` })), { organizationId: 'org-short', activityId: 'short-0' }]);
+    await withWorker(
+      async () => {
+        await waitFor('both queues', () => receiver.at('/long').length === 100 && receiver.at('/short').length === 1);
+      },
+      { concurrency: 1 },
+    );
+    const order = receiver.received.filter((r) => r.path === '/long' || r.path === '/short').map((r) => r.path);
+    // One slot: the long queue chains at most 32 deliveries, then yields to the short queue's head.
+    expect(order.indexOf('/short')).toBeGreaterThan(0);
+    expect(order.indexOf('/short')).toBeLessThanOrEqual(32);
+  });
+
   it('delivers to the legacy FEATURE_NAME_WEBHOOK URL, signed the same way', async () => {
     await createOrganization(w.db, 'org-legacy');
     await w.db.sql.query(`INSERT INTO organization_features (organization_id, name, value) VALUES ('org-legacy', 'FEATURE_NAME_WEBHOOK', $1)`, [receiver.url('/legacy')]);

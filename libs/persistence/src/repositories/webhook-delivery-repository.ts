@@ -116,7 +116,9 @@ export function webhookDeliveryRepository(db: TDatabase) {
    * unfinished message other than this one, found without a lock; the UPDATE that claims it waits
    * for its row and re-checks that it is due, so a head another worker took meanwhile is left alone.
    */
-  async function recordAttempt(m: TClaimedWebhookMessage, outcome: TAttemptOutcome, latencyMs: number, chainLeaseMs: number | null): Promise<{ held: boolean; next: TClaimedWebhookMessage | null }> {
+  async function recordAttempt(m: TClaimedWebhookMessage, outcome: TAttemptOutcome, latencyMs: number, then: { claimNextForMs: number } | { yieldNext: true } | null): Promise<{ held: boolean; next: TClaimedWebhookMessage | null }> {
+    const chainLeaseMs = then && 'claimNextForMs' in then ? then.claimNextForMs : null;
+    const yieldNext = then !== null && 'yieldNext' in then;
     const status: TWebhookMessageStatus = outcome.kind === 'retry' ? 'pending' : outcome.kind;
     const retryMs = outcome.kind === 'retry' ? Math.max(0, Math.round(outcome.retryInMs)) : null;
     const error = outcome.kind === 'delivered' ? null : outcome.error;
@@ -134,13 +136,18 @@ export function webhookDeliveryRepository(db: TDatabase) {
          RETURNING 1
        ), nxt AS (
          SELECT q.id FROM webhook_messages q JOIN moved ON q.organization_id = moved.organization_id AND q.endpoint_id = moved.endpoint_id
-         WHERE $11::bigint IS NOT NULL AND moved.status IN ('delivered', 'dead') AND q.id <> moved.id AND q.status IN ('pending', 'delivering')
+         WHERE ($11::bigint IS NOT NULL OR $14::boolean) AND moved.status IN ('delivered', 'dead') AND q.id <> moved.id AND q.status IN ('pending', 'delivering')
          ORDER BY q.id LIMIT 1
+       ), yielded AS (
+         -- Due from now on: behind every head that was already due (the claim serves the oldest due first).
+         UPDATE webhook_messages q SET next_attempt_at = now()
+         FROM nxt WHERE $14::boolean AND q.id = nxt.id AND q.status = 'pending' AND q.next_attempt_at < now()
+         RETURNING 1
        ), claimed AS (
          UPDATE webhook_messages q
          SET status = 'delivering', attempts = q.attempts + 1, lease_until = now() + $11::bigint * interval '1 millisecond', updated_at = now()
          FROM nxt
-         WHERE q.id = nxt.id AND ((q.status = 'pending' AND q.next_attempt_at <= now()) OR (q.status = 'delivering' AND q.lease_until <= now()))
+         WHERE $11::bigint IS NOT NULL AND q.id = nxt.id AND ((q.status = 'pending' AND q.next_attempt_at <= now()) OR (q.status = 'delivering' AND q.lease_until <= now()))
          RETURNING q.id, q.organization_id, q.endpoint_id, q.event_id, q.event_type, q.body, q.attempts
        )
        SELECT (SELECT count(*) FROM moved) AS held, (SELECT count(*) FROM logged) AS logged, ${claimedProjection('$12', '$13')}
@@ -159,6 +166,7 @@ export function webhookDeliveryRepository(db: TDatabase) {
         chainLeaseMs,
         LEGACY_ENDPOINT_PREFIX,
         LEGACY_WEBHOOK_FEATURE,
+        yieldNext,
       ],
       'webhook_record',
     );
@@ -254,8 +262,8 @@ export function webhookDeliveryRepository(db: TDatabase) {
     },
 
     /**
-     * Claims up to `limit` due heads of endpoint queues for `leaseMs` (see 2. above); each claim
-     * counts as an attempt.
+     * Claims up to `limit` due heads of endpoint queues for `leaseMs` (see 2. above), longest due
+     * first; each claim counts as an attempt.
      */
     async claim(limit: number, leaseMs: number): Promise<TClaimedWebhookMessage[]> {
       const { rows } = await db.sql.query<TClaimedRow>(
@@ -276,7 +284,7 @@ export function webhookDeliveryRepository(db: TDatabase) {
          ), due AS (
            SELECT m.id FROM webhook_messages m JOIN heads h ON h.id = m.id
            WHERE (m.status = 'pending' AND m.next_attempt_at <= now()) OR (m.status = 'delivering' AND m.lease_until <= now())
-           ORDER BY m.id
+           ORDER BY m.next_attempt_at, m.id
            LIMIT $1
            FOR UPDATE OF m SKIP LOCKED
          ), claimed AS (
@@ -303,12 +311,21 @@ export function webhookDeliveryRepository(db: TDatabase) {
     },
 
     /**
+     * `record`, and when the message is finished its endpoint's next message becomes due only now,
+     * behind the heads of other endpoints that were due already: how a worker that chained many
+     * deliveries for one endpoint hands its slot to the others.
+     */
+    async recordAndYield(m: TClaimedWebhookMessage, outcome: TAttemptOutcome, latencyMs: number): Promise<boolean> {
+      return (await recordAttempt(m, outcome, latencyMs, { yieldNext: true })).held;
+    },
+
+    /**
      * `record`, and when the message is finished (delivered or dead) claims its endpoint's next
      * head if it is due, in the same statement: a busy endpoint's queue then costs one round trip
      * per delivery instead of two, and no scan of every endpoint's head.
      */
     async recordAndClaimNext(m: TClaimedWebhookMessage, outcome: TAttemptOutcome, latencyMs: number, leaseMs: number): Promise<{ held: boolean; next: TClaimedWebhookMessage | null }> {
-      return recordAttempt(m, outcome, latencyMs, leaseMs);
+      return recordAttempt(m, outcome, latencyMs, { claimNextForMs: leaseMs });
     },
 
     /**
