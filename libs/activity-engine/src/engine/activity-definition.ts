@@ -122,7 +122,6 @@ export type TSubmittable = TRegisteredActivity | TVoteDefinition;
 
 export const isVote = (d: TSubmittable): d is TVoteDefinition => 'vote' in d;
 
-
 /**
  * `tx` with its `notifyChange` also recorded in `changes`, so that after commit the engine can
  * drop this process's stale cache entries at once (`onCommitted`); other processes hear the

@@ -9,6 +9,7 @@ import { AppError, OTP_DEFAULTS, type TInitOtpIntent } from '@latchkey/domain';
 import type { OtpRecord } from '@latchkey/persistence';
 import { senderFields } from './sender-fields.js';
 import type { TActivityContext } from '../engine/activity-definition.js';
+import { otpTargetAad } from '../keys/vault-aad.js';
 
 export const OTP_LIMITS = {
   /** Verification attempts per code. */
@@ -17,11 +18,6 @@ export const OTP_LIMITS = {
   sendsPerContact: 5,
   contactWindowMs: 10 * 60_000,
 } as const;
-
-export { otpTargetAad } from '../keys/vault-aad.js';
-import { otpTargetAad } from '../keys/vault-aad.js';
-
-export { otpFeature } from '../engine/resolve-login-user.js';
 
 /**
  * Creates an OTP record and sends its code. @returns the record id

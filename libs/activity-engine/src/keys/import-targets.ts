@@ -69,9 +69,6 @@ export async function openWithTarget(ctx: TActivityContext, kind: TImportKind, u
   });
 }
 
-
-
-
 /** The 32-byte private key of an import plaintext: raw bytes, or ed25519's `private ‖ public`. */
 export function importedPrivateKey(curve: TImportPrivateKeyIntent['curve'], plaintext: Uint8Array): Uint8Array {
   if (plaintext.length === 32) return plaintext.slice();

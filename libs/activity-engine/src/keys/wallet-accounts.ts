@@ -1,11 +1,10 @@
 /**
  * What every activity that derives wallet accounts shares: the stateless checks of account
  * parameters, derivation of a batch from one seed (each account's private key sealed by the vault
- * as it is stored), the vault bindings of a wallet's seed and of an account's key, and opening an
+ * as it is stored), and opening an
  * account's key for one operation.
  */
-export { walletAccountKeyAad, walletSeedAad } from '../keys/vault-aad.js';
-import { walletAccountKeyAad, walletSeedAad } from '../keys/vault-aad.js';
+import { walletAccountKeyAad, walletSeedAad } from './vault-aad.js';
 import {
   AddressFormatError,
   DerivationError,
@@ -22,8 +21,6 @@ import {
 import { AppError, type TWalletAccountParams } from '@latchkey/domain';
 import { isUniqueViolation, type TNewWalletAccount } from '@latchkey/persistence';
 import type { TActivityContext } from '../engine/activity-definition.js';
-
-
 
 /**
  * Stateless checks of account parameters, shared by every activity that derives accounts.

@@ -25,7 +25,6 @@ import type { TRepositories, User } from '@latchkey/persistence';
 import { apiKeyToWire, userTagToWire, wireUsers } from '../engine/serialize.js';
 import type { TQueryDefinition } from './query-definition.js';
 
-
 const userNotFound = (userId: string) => new AppError('NOT_FOUND', `user not found: ${userId}`, { userId });
 
 export const getUser: TQueryDefinition<TGetUserRequest, TGetUserResponse> = {

@@ -14,7 +14,6 @@ import type { TActivityContext } from '../../engine/activity-definition.js';
 import { withServerKey } from '../../keys/server-keys.js';
 import { oauth2ClientSecretAad as clientSecretAad } from '../../keys/vault-aad.js';
 
-
 export const MAX_SECRET_BYTES = 2048;
 
 /**

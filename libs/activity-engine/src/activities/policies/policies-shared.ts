@@ -49,9 +49,6 @@ export function validatePolicy(p: TCreatePolicyIntent, at = ''): void {
   assertPolicyExpression('consensus', p.consensus, `${at}consensus`);
 }
 
-
-
-
 export async function deleteExisting(ctx: TActivityContext, ids: string[]): Promise<string[]> {
   const wanted = [...new Set(ids)];
   const deleted = await ctx.tx.policies.delete(ctx.organizationId, wanted);

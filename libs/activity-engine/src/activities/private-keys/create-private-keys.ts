@@ -8,7 +8,6 @@ import { isUniqueViolation } from '@latchkey/persistence';
 import type { TActivityContext, TActivityDefinition } from '../../engine/activity-definition.js';
 
 /** The vault binding of a private key: its sealed bytes cannot be moved to another key. */
-export { privateKeyAad } from '../../keys/vault-aad.js';
 import { privateKeyAad } from '../../keys/vault-aad.js';
 
 /**
