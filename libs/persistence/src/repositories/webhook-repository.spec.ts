@@ -208,6 +208,21 @@ describe('the queue', () => {
   });
 });
 
+describe('pruning', () => {
+  it('drops log entries and delivered messages older than the retention, nothing else', async () => {
+    const repo = webhookDeliveryRepository(db);
+    await db.sql.query(`INSERT INTO webhook_delivery_attempts (organization_id, endpoint_id, message_id, event_id, attempt, latency_ms, at)
+      VALUES ('o-prune', 'e', 1, 'evt_old', 1, 5, now() - interval '15 days'), ('o-prune', 'e', 2, 'evt_new', 1, 5, now() - interval '13 days')`);
+    await db.sql.query(`INSERT INTO webhook_messages (organization_id, endpoint_id, event_id, event_type, outbox_event_id, body, status, delivered_at)
+      VALUES ('o-prune', 'e', 'evt_p1', 'ACTIVITY_UPDATES', -1, '\\x7b7d', 'delivered', now() - interval '15 days'),
+             ('o-prune', 'e', 'evt_p2', 'ACTIVITY_UPDATES', -2, '\\x7b7d', 'dead', NULL),
+             ('o-prune', 'e', 'evt_p3', 'ACTIVITY_UPDATES', -3, '\\x7b7d', 'delivered', now() - interval '1 day')`);
+    expect(await repo.prune(14)).toEqual({ attempts: 1, messages: 1 });
+    expect((await repo.log('o-prune', 'e')).map((l) => l.eventId)).toEqual(['evt_new']);
+    expect((await repo.messages('o-prune', 'e')).map((m) => m.eventId)).toEqual(['evt_p2', 'evt_p3']);
+  });
+});
+
 describe('signing keys', () => {
   it('makes a key once, rotates, and publishes the retired key for its grace period only', async () => {
     const vault = createKeyVault(new Uint8Array(32).fill(7));
