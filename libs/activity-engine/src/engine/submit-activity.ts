@@ -19,7 +19,7 @@ import type { TEngineServices } from './services.js';
 import type { TAuthCache } from './auth-cache.js';
 import { nextStatus } from './status-machine.js';
 import type { TActivityRegistry } from '../registry.js';
-import { spendAttestation } from '../activities/logins/sessions/stamp-login.js';
+import { spendAttestation } from './attestation.js';
 
 export interface TSubmitDeps {
   store: TStore;

@@ -6,10 +6,9 @@
  * (`loginWithOtp`/`loginWithOauth`), a key vouched for by a verification token (spent here, once)
  * or an OIDC token.
  */
-import { AppError, ZStampLoginIntentSchema, type TSessionResult, type TStampLoginIntent, STAMP_LOGIN_ACTIVITY } from '@latchkey/domain';
-import type { TRepositories } from '@latchkey/persistence';
+import { ZStampLoginIntentSchema, type TSessionResult, type TStampLoginIntent, STAMP_LOGIN_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../../engine/activity-definition.js';
-import type { TPrincipal } from '../../../engine/principal.js';
+import { spendAttestation } from '../../../engine/attestation.js';
 import { issueLoginSession } from '../../../identity/issue-session.js';
 import { exposeParams } from '@latchkey/policy';
 
@@ -26,16 +25,3 @@ export const stampLogin: TActivityDefinition<TStampLoginIntent, TSessionResult> 
     return issueLoginSession(ctx, { userId: ctx.principal.userId, publicKey: p.publicKey, expirationSeconds: p.expirationSeconds, invalidateExisting: p.invalidateExisting });
   },
 };
-
-/**
- * Spends the verification token an `X-Stamp-Attested` principal was vouched for by, in `tx`: by
- * the stamp_login that runs, or — when a policy makes that stamp_login wait for approval — by its
- * submission, since the approval runs it later without the token. Other principals: nothing.
- * @throws AppError UNAUTHENTICATED when the token was already used
- */
-export async function spendAttestation(tx: TRepositories, principal: TPrincipal, organizationId: string): Promise<void> {
-  const cred = principal.credential;
-  if (cred.kind === 'attested' && cred.verificationTokenId && !(await tx.logins.spendVerificationToken(cred.verificationTokenId, organizationId))) {
-    throw new AppError('UNAUTHENTICATED', 'attested stamp refused: the verification token was already used');
-  }
-}
