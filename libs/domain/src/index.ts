@@ -17,3 +17,4 @@ export * from './activities/policies.js';
 export * from './errors.js';
 export * from './config.js';
 export * from './messages.js';
+export { assertNever } from './assert-never.js';

@@ -3,6 +3,9 @@
  * positions, so two spellings of one expression parse to deep-equal trees (what the printer's
  * round trip is tested against).
  */
+import { assertNever } from '@latchkey/domain';
+
+export { assertNever };
 
 export type TCompareOp = '==' | '!=' | '<' | '<=' | '>' | '>=' | 'in';
 export type TLogicalOp = '&&' | '||';
@@ -75,6 +78,3 @@ export function exprDepth(expr: TExpr): number {
   return 1 + childrenOf(expr).reduce((max, child) => Math.max(max, exprDepth(child)), 0);
 }
 
-export function assertNever(value: never): never {
-  throw new Error(`unexpected value ${JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`);
-}

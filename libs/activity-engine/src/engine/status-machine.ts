@@ -3,6 +3,7 @@
  * Every transition is an event applied to a status; anything not drawn is refused.
  */
 import type { TActivityStatus } from '@latchkey/domain';
+import { assertNever } from '@latchkey/domain';
 
 export type TActivityEvent =
   /** The policy engine allowed the activity: it may run. */
@@ -26,10 +27,6 @@ export class InvalidTransitionError extends Error {
     super(`activity in ${from} cannot take ${event}`);
     this.name = 'InvalidTransitionError';
   }
-}
-
-function assertNever(x: never): never {
-  throw new Error(`unexpected activity status: ${String(x)}`);
 }
 
 /**

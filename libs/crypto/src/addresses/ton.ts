@@ -19,6 +19,7 @@ import { assertBytes } from '../encoding.js';
 import type { TFormatTable } from './format-spec.js';
 import { crc16Xmodem } from './stellar.js';
 import { beginCell, type TCellRef } from './ton-cell.js';
+import { assertNever } from '@latchkey/domain';
 
 export type TTonWalletVersion = 'V3R2' | 'V4R2' | 'V5R1';
 
@@ -75,12 +76,8 @@ function walletData(version: TTonWalletVersion, publicKey: Uint8Array): TCellRef
         .storeBit(0)
         .end();
     default:
-      return assertNever(version);
+      return assertNever(version, (v) => new TypeError(`unknown TON wallet version ${String(v)}`));
   }
-}
-
-function assertNever(value: never): never {
-  throw new TypeError(`unknown TON wallet version ${String(value)}`);
 }
 
 /**

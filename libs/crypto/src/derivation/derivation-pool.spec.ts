@@ -80,7 +80,7 @@ describe('derivation pool', () => {
     // A file, not `-e`: workers inherit the parent's execArgv, and `--input-type` is not for them.
     const file = join(mkdtempSync(join(tmpdir(), 'derivation-pool-')), 'main.mjs');
     writeFileSync(file, script);
-    const run = spawnSync(process.execPath, ['--import', 'tsx', file], { encoding: 'utf8', timeout: 30_000 });
+    const run = spawnSync(process.execPath, ['--conditions=@latchkey/source', '--import', 'tsx', file], { encoding: 'utf8', timeout: 30_000 });
     rmSync(dirname(file), { recursive: true, force: true });
     expect(run.stdout.trim(), run.stderr).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
     expect(run.signal).toBeNull();

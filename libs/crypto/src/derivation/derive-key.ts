@@ -15,6 +15,7 @@ import { generateMnemonic, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { DerivationError, HARDENED_OFFSET, parseDerivationPath } from './derivation-path.js';
 import { slip10DeriveChild, slip10MasterNode, slip10PublicKey, type TSlip10Curve, type TSlip10Node } from './slip10.js';
+import { assertNever } from '@latchkey/domain';
 
 export type TCurveName = 'CURVE_SECP256K1' | 'CURVE_ED25519' | 'CURVE_P256';
 
@@ -190,7 +191,7 @@ export class SeedDeriver {
       case 'CURVE_P256':
         return this.deriveSlip10(curve, 'nist256p1', indexes, canonical);
       default:
-        return assertNever(curve);
+        return assertNever(curve, (v) => new DerivationError(`unsupported curve ${JSON.stringify(String(v))}`));
     }
   }
 
@@ -211,6 +212,3 @@ export class SeedDeriver {
   }
 }
 
-function assertNever(value: never): never {
-  throw new DerivationError(`unsupported curve ${JSON.stringify(String(value))}`);
-}

@@ -14,6 +14,7 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { DerivationError, HARDENED_OFFSET } from './derivation-path.js';
+import { assertNever } from '@latchkey/domain';
 
 /** The SLIP-0010 curve names (the spec's, not Turnkey's `CURVE_*`). */
 export const SLIP10_CURVES = ['ed25519', 'nist256p1'] as const;
@@ -172,10 +173,7 @@ export function slip10PublicKey(curve: TSlip10Curve, privateKey: Uint8Array): Ui
       if (!isP256Scalar(privateKey)) throw new DerivationError('privateKey is not a valid P-256 scalar');
       return p256.getPublicKey(privateKey, true);
     default:
-      return assertNever(curve);
+      return assertNever(curve, (v) => new DerivationError(`unhandled SLIP-0010 curve: ${String(v)}`));
   }
 }
 
-function assertNever(value: never): never {
-  throw new DerivationError(`unhandled SLIP-0010 curve: ${String(value)}`);
-}

@@ -7,14 +7,11 @@ import { ed25519 } from '@noble/curves/ed25519.js';
 import { p256 } from '@noble/curves/nist.js';
 import { secp256k1 } from './secp256k1.js';
 import type { TCurveName } from '../derivation/derive-key.js';
+import { assertNever } from '@latchkey/domain';
 
 export interface TCurveKeyPair {
   privateKey: Uint8Array;
   publicKey: Uint8Array;
-}
-
-function assertNever(x: never): never {
-  throw new Error(`unknown curve ${String(x)}`);
 }
 
 /** The public key of a private key on `curve`. @throws Error for an invalid private key. */

@@ -30,6 +30,7 @@ import { eip7702AuthorizationDigest } from '../chains/ethereum/authorization.js'
 import { hashTypedData, parseTypedData } from '../chains/ethereum/eip712.js';
 import { decodeHexInput } from './hex-input.js';
 import { SigningError } from './signing-error.js';
+import { assertNever } from '@latchkey/domain';
 
 export interface TRawPayload {
   payload: string;
@@ -44,10 +45,6 @@ export interface TSignRawPayloadInput extends TRawPayload {
 }
 
 const LONE_SURROGATE_RE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-function assertNever(value: never, what: string): never {
-  throw new SigningError('INVALID_REQUEST', `unknown ${what} ${String(value)}`);
-}
 
 /** The payload's bytes for the byte encodings (HEXADECIMAL, TEXT_UTF8). */
 function payloadBytes(payload: string, encoding: 'PAYLOAD_ENCODING_HEXADECIMAL' | 'PAYLOAD_ENCODING_TEXT_UTF8'): Uint8Array {
@@ -76,7 +73,7 @@ export function payloadDigest(input: TRawPayload, curve: TCurveName): Uint8Array
     }
     return payloadBytes(payload, encoding);
   }
-  if (curve !== 'CURVE_SECP256K1' && curve !== 'CURVE_P256') return assertNever(curve, 'curve');
+  if (curve !== 'CURVE_SECP256K1' && curve !== 'CURVE_P256') return assertNever(curve, (v) => new SigningError('INVALID_REQUEST', `unknown curve ${String(v)}`));
 
   if (hashFunction === 'HASH_FUNCTION_NOT_APPLICABLE') {
     throw new SigningError('INVALID_REQUEST', `HASH_FUNCTION_NOT_APPLICABLE is only for ed25519; ${curve} needs HASH_FUNCTION_NO_OP, HASH_FUNCTION_SHA256 or HASH_FUNCTION_KECCAK256`);
@@ -97,7 +94,7 @@ export function payloadDigest(input: TRawPayload, curve: TCurveName): Uint8Array
         case 'HASH_FUNCTION_KECCAK256':
           return keccak_256(bytes);
         default:
-          return assertNever(hashFunction, 'hash function');
+          return assertNever(hashFunction, (v) => new SigningError('INVALID_REQUEST', `unknown hash function ${String(v)}`));
       }
     }
     case 'PAYLOAD_ENCODING_EIP712':
@@ -111,7 +108,7 @@ export function payloadDigest(input: TRawPayload, curve: TCurveName): Uint8Array
       return encoding === 'PAYLOAD_ENCODING_EIP712' ? hashTypedData(parseTypedData(payload)) : eip7702AuthorizationDigest(payload);
     }
     default:
-      return assertNever(encoding, 'payload encoding');
+      return assertNever(encoding, (v) => new SigningError('INVALID_REQUEST', `unknown payload encoding ${String(v)}`));
   }
 }
 
@@ -141,6 +138,6 @@ export function signRawPayload(input: TSignRawPayloadInput): TSignature {
       return { r: encodeHex(signature.subarray(1, 33)), s: encodeHex(signature.subarray(33, 65)), v: recovery.toString(16).padStart(2, '0') };
     }
     default:
-      return assertNever(curve, 'curve');
+      return assertNever(curve, (v) => new SigningError('INVALID_REQUEST', `unknown curve ${String(v)}`));
   }
 }

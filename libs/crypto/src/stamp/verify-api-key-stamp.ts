@@ -9,13 +9,10 @@ import { parseStampHeader } from './parse-stamp-header.js';
 import { verifyEd25519Stamp } from './verify-ed25519.js';
 import { verifyP256Stamp } from './verify-p256.js';
 import { verifySecp256k1Eip191Stamp } from './verify-secp256k1-eip191.js';
+import { assertNever } from '@latchkey/domain';
 
 function isSupportedScheme(scheme: string): scheme is TApiKeyStampScheme {
   return (API_KEY_STAMP_SCHEMES as readonly string[]).includes(scheme);
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unhandled stamp scheme: ${String(value)}`);
 }
 
 /**
