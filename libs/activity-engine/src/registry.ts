@@ -17,6 +17,7 @@ import { SIGNING_ACTIVITIES } from './activities/signing/index.js';
 import { USERS_ACTIVITIES } from './activities/users/index.js';
 import { VOTES_ACTIVITIES } from './activities/votes/index.js';
 import { WALLETS_ACTIVITIES } from './activities/wallets/index.js';
+import { WEBHOOKS_ACTIVITIES } from './activities/webhooks/index.js';
 import type { TActivityVersion, TAnyActivityDefinition, TRegisteredActivity, TSubmittable, TVoteDefinition } from './engine/activity-definition.js';
 
 export const ACTIVITY_DEFINITIONS: readonly TAnyActivityDefinition[] = [
@@ -29,6 +30,7 @@ export const ACTIVITY_DEFINITIONS: readonly TAnyActivityDefinition[] = [
   ...LOGINS_ACTIVITIES,
   ...OAUTH2_ACTIVITIES,
   ...POLICIES_ACTIVITIES,
+  ...WEBHOOKS_ACTIVITIES,
 ];
 
 /** approve_activity and reject_activity: served on the submit path, governed by the voted-on activity's policies. */

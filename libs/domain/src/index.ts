@@ -14,6 +14,7 @@ export * from './activities/organizations.js';
 export * from './activities/login.js';
 export * from './activities/oauth2.js';
 export * from './activities/policies.js';
+export * from './activities/webhooks.js';
 export * from './errors.js';
 export * from './config.js';
 export * from './messages.js';

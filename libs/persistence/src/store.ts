@@ -17,6 +17,7 @@ import { privateKeyRepository } from './repositories/private-key-repository.js';
 import { systemRepository } from './repositories/system-repository.js';
 import { userRepository } from './repositories/user-repository.js';
 import { walletRepository } from './repositories/wallet-repository.js';
+import { webhookEndpointRepository } from './repositories/webhook-endpoint-repository.js';
 
 /** `sql` only outside a transaction: plain SQL cannot join Prisma's transaction connection. */
 function bindRepositories(db: TDb, sql?: TSql) {
@@ -32,6 +33,7 @@ function bindRepositories(db: TDb, sql?: TSql) {
     oauth2Credentials: oauth2CredentialRepository(db),
     policies: policyRepository(db),
     outbox: outboxRepository(db),
+    webhookEndpoints: webhookEndpointRepository(db),
     system: systemRepository(db),
     /** Tells every process sharing the database that cached facts of `topic` changed (sent on commit). */
     async notifyChange(topic: TChangeTopic, key: string): Promise<void> {

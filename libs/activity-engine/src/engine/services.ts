@@ -5,7 +5,7 @@
  * derivation pool by `@latchkey/crypto`. `@latchkey/platform` plugs the real ones in; tests pass
  * their own (a real SMTP capture server, a real OpenID provider) behind the same interfaces.
  */
-import type { TDerivationPool } from '@latchkey/crypto';
+import type { TDerivationPool, TResolver } from '@latchkey/crypto';
 import type { TMessageSender, TOauth2Provider } from '@latchkey/domain';
 import type { TServerKey } from '../keys/server-keys.js';
 
@@ -75,6 +75,12 @@ export interface TEngineServices {
   oauth2?: TOauth2Providers;
   /** Worker threads for large account batches (derivation-pool.ts); absent: derivation runs inline. */
   derivation?: TDerivationPool;
+  /**
+   * Where webhook endpoints may point (create/update_webhook_endpoint, FEATURE_NAME_WEBHOOK):
+   * `allowInsecure` is LATCHKEY_WEBHOOK_ALLOW_INSECURE_URLS, read by the platform with the worker's
+   * parser; `resolve` replaces DNS in tests. Absent: public https:// only.
+   */
+  webhookUrls?: { allowInsecure: boolean; resolve?: TResolver };
 }
 
 /** Services that refuse to deliver: for engines that run no login flows (tools, some tests). */
