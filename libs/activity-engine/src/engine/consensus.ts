@@ -220,14 +220,17 @@ export async function votingState(deps: Pick<TConsensusDeps, 'store' | 'registry
   return { canApprove, canReject: canApprove || activity.createdByUserId === userId };
 }
 
-/** The wire activity with its votes (each with its user) and the caller's voting flags. */
-export async function activityForCaller(deps: Pick<TConsensusDeps, 'store' | 'registry' | 'policy'>, activity: Activity, callerUserId: string, now: Date, votes?: readonly Vote[]): Promise<TActivity> {
-  const list = votes ?? (await deps.store.activities.votes(activity.organizationId, activity.id));
+/**
+ * The wire activity with its votes (each with its user), as seen by no particular reader
+ * (`canApprove`/`canReject` false): what get_activity shows, and what an ACTIVITY_UPDATES event
+ * carries. No votes: no query.
+ */
+export async function activityWithVotes(db: Pick<TRepositories, 'users' | 'credentials'>, activity: Activity, votes: readonly Vote[]): Promise<TActivity> {
   const wire = activityToWire(activity);
-  if (list.length > 0) {
-    const users = await deps.store.users.findByIds(activity.organizationId, [...new Set(list.map((v) => v.userId))]);
-    const wired = await wireUsers(deps.store, activity.organizationId, users);
-    wire.votes = list.map(
+  if (votes.length > 0) {
+    const users = await db.users.findByIds(activity.organizationId, [...new Set(votes.map((v) => v.userId))]);
+    const wired = await wireUsers(db, activity.organizationId, users);
+    wire.votes = votes.map(
       (v): TVote => ({
         id: v.id,
         userId: v.userId,
@@ -242,6 +245,13 @@ export async function activityForCaller(deps: Pick<TConsensusDeps, 'store' | 're
       }),
     ).filter((v) => v.user !== undefined);
   }
+  return wire;
+}
+
+/** The wire activity with its votes (each with its user) and the caller's voting flags. */
+export async function activityForCaller(deps: Pick<TConsensusDeps, 'store' | 'registry' | 'policy'>, activity: Activity, callerUserId: string, now: Date, votes?: readonly Vote[]): Promise<TActivity> {
+  const list = votes ?? (await deps.store.activities.votes(activity.organizationId, activity.id));
+  const wire = await activityWithVotes(deps.store, activity, list);
   Object.assign(wire, await votingState(deps, activity, list, callerUserId, now));
   return wire;
 }
@@ -308,7 +318,8 @@ export async function voteOnActivity(
         updated = await tx.activities.finish(organizationId, activity.id, { status: nextStatus(status, 'EXECUTED'), result: { [version.resultKey]: result } as object, at: now });
       }
       if (updated !== activity) {
-        await tx.outbox.append({ organizationId, eventType: 'ACTIVITY_UPDATES', payload: { activity: activityToWire(updated) } as object });
+        // The event carries the activity as get_activity shows it, the deciding vote included.
+        await tx.outbox.append({ organizationId, eventType: 'ACTIVITY_UPDATES', payload: { activity: await activityWithVotes(tx, updated, votes) } as object });
       }
       return { activity: updated, votes };
     });
@@ -328,8 +339,9 @@ export async function voteOnActivity(
       const vote = await tx.activities.addVote(voteOf(s.principal, organizationId, activity.id, selection, message, now));
       const status = nextStatus(nextStatus('ACTIVITY_STATUS_CONSENSUS_NEEDED', 'QUORUM_REACHED'), 'EXECUTION_FAILED');
       const updated = await tx.activities.finish(organizationId, activity.id, { status, failure: e.toBody() as unknown as object, at: now });
-      await tx.outbox.append({ organizationId, eventType: 'ACTIVITY_UPDATES', payload: { activity: activityToWire(updated) } as object });
-      return { activity: updated, votes: [...(await tx.activities.votes(organizationId, activity.id)).filter((v) => v.id !== vote.id), vote] };
+      const votes = [...(await tx.activities.votes(organizationId, activity.id)).filter((v) => v.id !== vote.id), vote];
+      await tx.outbox.append({ organizationId, eventType: 'ACTIVITY_UPDATES', payload: { activity: await activityWithVotes(tx, updated, votes) } as object });
+      return { activity: updated, votes };
     });
   }
   return activityForCaller(deps, outcome.activity, s.principal.userId, new Date(deps.now()), outcome.votes);

@@ -6,11 +6,11 @@
  */
 import { activityFingerprint, idTimestamp, newId, type TKeyVault } from '@latchkey/crypto';
 import { AppError, fromZodIssues, ZActivityRequestSchema, type TActivity, type TActivityStatus } from '@latchkey/domain';
-import { isUniqueViolation, type Activity, type Organization, type TNewActivity, type TRepositories, type TStore } from '@latchkey/persistence';
+import { isUniqueViolation, type Activity, type Organization, type TNewActivity, type TRepositories, type TStore, type Vote } from '@latchkey/persistence';
 import { activityKind } from '@latchkey/policy';
 import { announcing, isVote, type TActivityVersion, type TRegisteredActivity, type TSubmittable } from './activity-definition.js';
 import { voteOnActivity } from './consensus.js';
-import { approverOf, recordEvaluation, voteOf } from './consensus.js';
+import { activityWithVotes, approverOf, recordEvaluation, voteOf } from './consensus.js';
 import { conditionContext } from './policy-context.js';
 import type { TPolicyDecision, TPolicyEvaluator, TPolicyRequest } from './policy-decision.js';
 import type { TPrincipal } from './principal.js';
@@ -168,13 +168,22 @@ export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise
       // Beyond Turnkey, the refusal names the policies that decided it.
       throw new AppError('REQUEST_NOT_AUTHORIZED', `request not authorized: ${decision.outcome}: ${decision.reason}`, { outcome: decision.outcome, policyIds: decision.decidingPolicyIds });
     }
-    case 'OUTCOME_REQUIRES_CONSENSUS':
-      // Nothing runs yet: the activity waits, with the initiator's submission as its first approval.
-      return record(deps, { ...pending, status: nextStatus(pending.status, 'CONSENSUS_REQUIRED'), result: {} }, undefined, async (tx) => {
-        await spendAttestation(tx, s.principal, organizationId);
-        const vote = await tx.activities.addVote(voteOf(s.principal, organizationId, activityId, 'VOTE_SELECTION_APPROVED', pending.message, now));
-        await recordEvaluation(tx, organizationId, activityId, decision, now, vote.id);
-      });
+    case 'OUTCOME_REQUIRES_CONSENSUS': {
+      // Nothing runs yet: the activity waits, with the initiator's submission as its first approval
+      // (made first, so the CONSENSUS_NEEDED event can carry it as get_activity will show it).
+      const approval = voteOf(s.principal, organizationId, activityId, 'VOTE_SELECTION_APPROVED', pending.message, now);
+      return record(
+        deps,
+        { ...pending, status: nextStatus(pending.status, 'CONSENSUS_REQUIRED'), result: {} },
+        undefined,
+        async (tx) => {
+          await spendAttestation(tx, s.principal, organizationId);
+          const vote = await tx.activities.addVote(approval);
+          await recordEvaluation(tx, organizationId, activityId, decision, now, vote.id);
+        },
+        [approval as Vote],
+      );
+    }
     case 'OUTCOME_ALLOW':
       return execute(deps, def, { ...pending, status: nextStatus(pending.status, 'POLICY_ALLOWED') });
   }
@@ -206,14 +215,17 @@ async function record(
   p: TPending & { result: Record<string, unknown>; failure?: Record<string, unknown> },
   effects?: (tx: TRepositories) => Promise<Record<string, unknown>>,
   after?: (tx: TRepositories) => Promise<void>,
+  /** The votes `after` records, for the outbox event (which shows the activity as get_activity will). */
+  eventVotes?: readonly Vote[],
 ): Promise<TActivity> {
   try {
     return await deps.store.transaction(async (tx) => {
       const result = effects ? { [p.version.resultKey]: await effects(tx) } : p.result;
       const row = activityRow({ ...p, result });
       const wire = activityToWire({ ...row, updatedAt: row.createdAt } as Activity);
+      const event = eventVotes ? await activityWithVotes(tx, { ...row, updatedAt: row.createdAt } as Activity, eventVotes) : wire;
       // The activity and its outbox event in one statement; a fingerprint conflict rolls back the effects.
-      if (!(await tx.activities.insertWithEvent(row, { eventType: ACTIVITY_EVENT_TYPE, payload: { activity: wire } as object }))) throw new DuplicateSubmission();
+      if (!(await tx.activities.insertWithEvent(row, { eventType: ACTIVITY_EVENT_TYPE, payload: { activity: event } as object }))) throw new DuplicateSubmission();
       if (after) await after(tx);
       // Allowed by the root quorum or implicitly, with no policy evaluated: nothing to record.
       else if (p.decision.evaluations.length > 0) await recordEvaluation(tx, p.organizationId, p.activityId, p.decision, row.createdAt);
