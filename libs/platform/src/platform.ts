@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createDerivationPool, createKeyVault, defaultDerivationWorkers, loadOrCreateMasterKeyFile, parseMasterKey, type TDerivationPool, type TKeyVault } from '@latchkey/crypto';
+import { createDerivationPool, createKeyVault, defaultDerivationWorkers, loadOrCreateMasterKeyFile, parseMasterKey, readAllowInsecureWebhookUrls, type TDerivationPool, type TKeyVault } from '@latchkey/crypto';
 import { createEngine, type TEngine, type TEngineServices } from '@latchkey/activity-engine';
 import { createMailer, createMessageSender, createSmsProvider, readDeliveryConfig } from '@latchkey/delivery';
 import type { TConfig } from '@latchkey/domain';
@@ -56,8 +56,10 @@ export function createDerivation(env: Record<string, string | undefined>, worker
 /**
  * Mail (SMTP from LATCHKEY_SMTP_URL, else the developer outbox in $LATCHKEY_DATA_DIR/outbox), SMS
  * (LATCHKEY_SMS_PROVIDER), OIDC verification (LATCHKEY_OIDC_HTTP_ISSUERS), the OAuth 2.0 provider endpoints
- * (LATCHKEY_OAUTH2_*) and the derivation pool (LATCHKEY_DERIVATION_WORKERS), from the environment.
- * @throws Error naming an invalid delivery, OIDC, OAuth 2.0 or derivation variable
+ * (LATCHKEY_OAUTH2_*), the derivation pool (LATCHKEY_DERIVATION_WORKERS) and where webhook endpoints
+ * may point (LATCHKEY_WEBHOOK_ALLOW_INSECURE_URLS, read by the webhook worker's own parser so both
+ * apply one rule), from the environment.
+ * @throws Error naming an invalid delivery, OIDC, OAuth 2.0, derivation or webhook variable
  */
 export function createPlatformServices(env: Record<string, string | undefined>, config: TConfig, logger: Logger): TEngineServices & { close(): Promise<void> } {
   const delivery = readDeliveryConfig(env, resolve(config.dataDir));
@@ -68,6 +70,7 @@ export function createPlatformServices(env: Record<string, string | undefined>, 
     messages: createMessageSender(mail, createSmsProvider(delivery, logger)),
     oidc: createOidcVerifier({ httpIssuers: readOidcHttpIssuers(env, config.publicUrl) }),
     oauth2: createOauth2Providers(oauth2),
+    webhookUrls: { allowInsecure: readAllowInsecureWebhookUrls(env) },
     ...(derivation ? { derivation } : {}),
     async close() {
       await mail.close();

@@ -5,7 +5,7 @@
 import { join, resolve } from 'node:path';
 import { assertVaultKey, bootstrapInstallation, ensureServerKeys, loadVault } from '@latchkey/platform';
 import type { TConfig } from '@latchkey/domain';
-import { createStore, openDatabase } from '@latchkey/persistence';
+import { createStore, ensureWebhookSigningKey, openDatabase, webhookSigningKeyRepository } from '@latchkey/persistence';
 import { writeBootstrapFile } from '../bootstrap-file.js';
 import { openMigratedDatabase } from '../database-setup.js';
 
@@ -17,6 +17,8 @@ export async function migrateCommand(config: TConfig): Promise<unknown> {
     const store = createStore(db.prisma);
     await assertVaultKey(store, vault);
     const keys = await ensureServerKeys(store, vault);
+    // The webhook signing key exists from the first start, so the JWKS route publishes it before any worker runs.
+    await ensureWebhookSigningKey(webhookSigningKeyRepository(db), vault);
     const boot = await bootstrapInstallation(store, { rootApiPublicKey: config.rootApiPublicKey });
     if (boot.created) await writeBootstrapFile(join(resolve(config.dataDir), 'bootstrap.json'), boot, keys);
     return { applied: database.migrations.applied, rootOrganizationId: boot.organizationId, rootOrganizationCreated: boot.created };

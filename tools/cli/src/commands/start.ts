@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { assertVaultKey, bootstrapInstallation, ensureServerKeys, loadVault } from '@latchkey/platform';
 import type { TConfig } from '@latchkey/domain';
 import { createLogger } from '@latchkey/http';
-import { createStore, openDatabase } from '@latchkey/persistence';
+import { createStore, ensureWebhookSigningKey, openDatabase, webhookSigningKeyRepository } from '@latchkey/persistence';
 import { writeBootstrapFile } from '../bootstrap-file.js';
 import { openMigratedDatabase } from '../database-setup.js';
 import { checkLauncherLock } from '../launcher/launcher-pid-file.js';
@@ -87,6 +87,8 @@ export async function startCommand(config: TConfig): Promise<void> {
     try {
       await assertVaultKey(store, vault);
       const keys = await ensureServerKeys(store, vault);
+      // The webhook signing key exists from the first start, so the JWKS route publishes it before any worker runs.
+      await ensureWebhookSigningKey(webhookSigningKeyRepository(db), vault);
       const boot = await bootstrapInstallation(store, { rootApiPublicKey: config.rootApiPublicKey });
       const bootstrapPath = join(dataDir, 'bootstrap.json');
       if (boot.created) {
