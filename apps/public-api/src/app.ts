@@ -3,11 +3,13 @@
  * serialise what comes back; every rule lives in @latchkey/activity-engine.
  */
 import type { TEngine, TServerPublicKeys } from '@latchkey/activity-engine';
-import { createHttpServer } from '@latchkey/http';
+import type { TWebhookSigningKeyRepository } from '@latchkey/persistence';
+import { createHttpServer, type THttpServerOptions } from '@latchkey/http';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { registerPublicV1Routes } from './routes/public-v1.js';
 import { registerWellKnownRoute } from './routes/well-known.js';
+import { registerWebhookJwksRoute } from './routes/webhooks-jwks.js';
 
 export interface TPublicApiOptions {
   engine: TEngine;
@@ -16,11 +18,16 @@ export interface TPublicApiOptions {
   /** The issuer URL of Latchkey's own OIDC tokens (TConfig.publicUrl). */
   issuer: string;
   ready?: () => Promise<void>;
+  /** Readiness (/readyz), rate limits and trusted proxies, handed to the HTTP server as they are. */
+  http?: Omit<THttpServerOptions, 'logger' | 'ready'>;
+  /** The webhook signing keys, published at /public/v1/discovery/webhooks/jwks. */
+  webhookKeys?: TWebhookSigningKeyRepository;
 }
 
 export function buildPublicApi(o: TPublicApiOptions): FastifyInstance {
-  const app = createHttpServer({ logger: o.logger, ...(o.ready ? { ready: o.ready } : {}) });
+  const app = createHttpServer({ logger: o.logger, ...(o.ready ? { ready: o.ready } : {}), ...o.http });
   registerPublicV1Routes(app, o.engine);
   registerWellKnownRoute(app, o.serverKeys, o.issuer);
+  if (o.webhookKeys) registerWebhookJwksRoute(app, o.webhookKeys);
   return app;
 }
