@@ -115,19 +115,22 @@ describe('rejecting under a consensus on credentials', () => {
     await f?.close();
   });
 
-  it('a rejection ends the activity only once the passkeys still unvoted cannot meet the consensus', async () => {
+  it("a rejection by someone whose approval would count ends the activity at once; anyone else's leaves it waiting", async () => {
     const [sam, tia, uma, vic] = [await member(f, 'sam'), await member(f, 'tia'), await member(f, 'uma'), await member(f, 'vic')];
     await passkey(f, tia.userId);
     await passkey(f, uma.userId);
     const policyId = await createPolicy(f, { condition: "activity.type == 'ACTIVITY_TYPE_CREATE_WALLET'", consensus: `credentials.filter(c, c.type == '${WEBAUTHN}').count() >= 2` });
     const waiting = await createWallet(f, sam.key);
     expect(waiting.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
-    // The root user (who could have approved alone) and a user without a passkey reject: tia and
-    // uma can still approve with their passkeys, so the activity waits.
-    expect((await reject(f, waiting, f.root)).status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    // vic has no passkey: his approval would not count, so neither does his "no".
+    expect(await flags(f, waiting, vic.key)).toEqual({ canApprove: false, canReject: false });
     expect((await reject(f, waiting, vic.key)).status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
-    // With tia's rejection one passkey is left: two can no longer be had.
+    // tia's passkey approval would count: her rejection ends it, though uma and the root could still approve.
+    expect(await flags(f, waiting, tia.key)).toEqual({ canApprove: true, canReject: true });
     expect((await reject(f, waiting, tia.key)).status).toBe('ACTIVITY_STATUS_REJECTED');
+    // A root quorum member's approval always counts, and so does its rejection.
+    const other = await createWallet(f, sam.key);
+    expect((await reject(f, other, f.root)).status).toBe('ACTIVITY_STATUS_REJECTED');
     await deletePolicy(f, policyId);
   });
 });

@@ -177,19 +177,28 @@ describe('consensus', () => {
     await sdk(rootKey).deletePolicy({ policyId: id });
   });
 
-  it("rejections: the initiator's cancels; another user's leaves it waiting while a root approval can still carry it", async () => {
-    const [alice, bob] = [await member('alice'), await member('bob')];
+  it("rejections: the initiator's cancels; a required approver's ends it at once; an outsider's leaves it waiting", async () => {
+    const [alice, bob, erin] = [await member('alice'), await member('bob'), await member('erin')];
     const id = await policy({ effect: 'EFFECT_ALLOW', condition: "activity.resource == 'WALLET'", consensus: `approvers.any(user, user.id == '${alice.userId}') && approvers.any(user, user.id == '${bob.userId}')` });
     const first = (await sdk(alice.key).createWallet({ walletName: uniqueName('r1'), accounts: [] })) as unknown as { activity: TActivity };
     expect((await sdk(alice.key).rejectActivity({ fingerprint: first.activity.fingerprint })).activity.status).toBe('ACTIVITY_STATUS_REJECTED');
 
-    const second = (await sdk(alice.key).createWallet({ walletName: uniqueName('r2'), accounts: [] })) as unknown as { activity: TActivity };
+    // bob is one of the two the policy needs: his "no" rejects it, though the root quorum could still have carried it.
+    const secondName = uniqueName('r2');
+    const second = (await sdk(alice.key).createWallet({ walletName: secondName, accounts: [] })) as unknown as { activity: TActivity };
     const afterBob = await sdk(bob.key).rejectActivity({ fingerprint: second.activity.fingerprint });
-    expect(afterBob.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    expect(afterBob.activity.status).toBe('ACTIVITY_STATUS_REJECTED');
     expect(afterBob.activity.votes.map((v) => v.selection).sort()).toEqual(['VOTE_SELECTION_APPROVED', 'VOTE_SELECTION_REJECTED']);
-    expect((await refusal(sdk(bob.key).approveActivity({ fingerprint: second.activity.fingerprint }))).message).toContain('already voted');
+    expect((await refusal(sdk(rootKey).approveActivity({ fingerprint: second.activity.fingerprint }))).message).toContain('not awaiting consensus');
+    expect((await sdk(rootKey).getWallets({})).wallets.map((w) => w.walletName)).not.toContain(secondName);
+
+    // erin's approval would not count: her rejection is recorded and the activity keeps waiting.
+    const third = (await sdk(alice.key).createWallet({ walletName: uniqueName('r3'), accounts: [] })) as unknown as { activity: TActivity };
+    const afterErin = await sdk(erin.key).rejectActivity({ fingerprint: third.activity.fingerprint });
+    expect(afterErin.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    expect((await refusal(sdk(erin.key).approveActivity({ fingerprint: third.activity.fingerprint }))).message).toContain('already voted');
     // The root quorum bypasses policies: the root user's approval completes it.
-    expect((await sdk(rootKey).approveActivity({ fingerprint: second.activity.fingerprint })).activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect((await sdk(rootKey).approveActivity({ fingerprint: third.activity.fingerprint })).activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     await sdk(rootKey).deletePolicy({ policyId: id });
   });
 
@@ -206,7 +215,7 @@ describe('consensus', () => {
     expect(waiting.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
     expect((await sdk(root2.key).approveActivity({ fingerprint: waiting.activity.fingerprint })).activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
 
-    // With no policy to fall back on, the second root user's rejection makes approval impossible.
+    // The second root user's approval would count, so its rejection ends the activity.
     const refused = (await sdk(rootKey).createWallet({ walletName: uniqueName('refused'), accounts: [] })) as unknown as { activity: TActivity };
     expect((await sdk(root2.key).rejectActivity({ fingerprint: refused.activity.fingerprint })).activity.status).toBe('ACTIVITY_STATUS_REJECTED');
 

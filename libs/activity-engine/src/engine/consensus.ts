@@ -5,8 +5,11 @@
  * - approve_activity / reject_activity (by fingerprint) lock the activity, record the vote and
  *   re-evaluate the policies with the new approver set. Once allowed, the handler runs in the same
  *   transaction that records the deciding vote, so two approvals racing cannot run it twice.
- * - A rejection by the initiator, or one that leaves approval impossible (even if every user who
- *   has not voted approved, the policies would not allow it), makes the activity REJECTED.
+ * - A rejection by a user whose approval would count (`canReject`: a root-quorum member, or one
+ *   whose "yes" some applicable policy's consensus would count) makes the activity REJECTED at
+ *   once, and nothing runs — as in any approval system, a required approver's "no" stops the
+ *   request. So does the initiator's (a cancel). Anyone else's rejection is recorded and the
+ *   activity keeps waiting.
  * - `canApprove` / `canReject` are computed for the caller: true only while the activity waits,
  *   the caller has not voted, and its approval would count (see `votingState`).
  * - A vote records the credential that cast it (id, type, a passkey's credential id), so each
@@ -92,44 +95,22 @@ async function approversFromVotes(db: TRepositories, organizationId: string, vot
   return approvals.map((v) => ({ ...userFactsOf(v.userId, users.find((x) => x.id === v.userId), tags), credential: votedCredential(v, legacy) }));
 }
 
-/**
- * After a rejection: could the users who have not rejected still approve the activity? Those who
- * approved keep the credential they approved with; everyone else who has not voted is assumed to
- * approve, with one of their live credentials. Which one matters to a consensus on `credentials`
- * (a passkey-only rule), and the best choice is not knowable in general, so three cases are tried
- * and any allow keeps the activity waiting: every live credential of each undecided user at once
- * (the widest `credentials` list, for `any`/`count` rules), one per user preferring a passkey, and
- * one per user preferring an API key (for `all` rules). Erring this way leaves an activity waiting
- * that perhaps no one can approve (its initiator can still cancel it) rather than rejecting one
- * that could have passed.
- */
-async function approvalStillPossible(
-  policy: TPolicyEvaluator,
-  db: TRepositories,
-  request: TPolicyRequest,
-  condition: () => Promise<Record<string, unknown>>,
-  votes: readonly Vote[],
-  approved: readonly TApprover[],
-  now: Date,
-): Promise<boolean> {
-  const organizationId = request.organizationId;
-  const voted = new Set(votes.map((v) => v.userId));
-  const undecided = (await db.users.listByOrganization(organizationId)).filter((u) => !voted.has(u.id));
-  const ids = undecided.map((u) => u.id);
-  const [tags, live] = await Promise.all([db.users.tagIdsByUser(organizationId, ids), ids.length > 0 ? credentialsOfUsers(db, organizationId, ids, now) : []]);
-  const none: TApprover['credential'] = { id: '', type: '', publicKey: '' };
-  const facts = undecided.map((u) => ({ user: userFactsOf(u.id, u, tags), credentials: live.filter((c) => c.userId === u.id).map((c) => c.credential) }));
-  const preferring = (passkey: boolean): TApprover[] =>
-    facts.map(({ user, credentials }) => ({ ...user, credential: credentials.find((c) => (c.type === WEBAUTHN_TYPE) === passkey) ?? credentials[0] ?? none }));
-  const cases: TApprover[][] = [
-    facts.flatMap(({ user, credentials }) => (credentials.length > 0 ? credentials.map((credential) => ({ ...user, credential })) : [{ ...user, credential: none }])),
-    preferring(true),
-    preferring(false),
-  ];
-  for (const undecidedApprove of cases) {
-    if ((await policy.evaluate(request, db, approversFrom([...approved, ...undecidedApprove]), condition)).outcome === 'OUTCOME_ALLOW') return true;
-  }
-  return false;
+
+/** The approvals a waiting activity has so far, read lazily. */
+function approvedSoFar(db: TRepositories, organizationId: string, votes: readonly Vote[], now: Date): TApprovers {
+  const approvals = votes.filter((v) => v.selection === 'VOTE_SELECTION_APPROVED');
+  return { userIds: approvals.map((v) => v.userId), details: memo(() => approversFromVotes(db, organizationId, approvals, now)) };
+}
+
+/** A user whose approval is being weighed, with the live credentials it could approve with. */
+function candidateOf(db: TRepositories, organizationId: string, userId: string, now: Date): TCandidate {
+  return {
+    userId,
+    details: async () => {
+      const [user, tags, credentials] = await Promise.all([db.users.findById(organizationId, userId), db.users.tagIdsByUser(organizationId, [userId]), credentialsOfUsers(db, organizationId, [userId], now)]);
+      return { approver: userFactsOf(userId, user, tags), credentials: credentials.map((c) => c.credential) };
+    },
+  };
 }
 
 /** What a waiting activity's policy request was (its initiator and stored intent). */
@@ -205,18 +186,7 @@ export async function votingState(deps: Pick<TConsensusDeps, 'store' | 'registry
   const db = deps.store;
   const org = activity.organizationId;
   const request = requestOf(activity, def, intentParams(activity, deps.registry));
-  const approvers: TApprovers = {
-    userIds: votes.filter((v) => v.selection === 'VOTE_SELECTION_APPROVED').map((v) => v.userId),
-    details: memo(() => approversFromVotes(db, org, votes, now)),
-  };
-  const candidate: TCandidate = {
-    userId,
-    details: async () => {
-      const [user, tags, credentials] = await Promise.all([db.users.findById(org, userId), db.users.tagIdsByUser(org, [userId]), credentialsOfUsers(db, org, [userId], now)]);
-      return { approver: userFactsOf(userId, user, tags), credentials: credentials.map((c) => c.credential) };
-    },
-  };
-  const canApprove = await deps.policy.approvalCounts(request, db, approvers, candidate, memo(() => conditionContext(db, request, now, def)));
+  const canApprove = await deps.policy.approvalCounts(request, db, approvedSoFar(db, org, votes, now), candidateOf(db, org, userId, now), memo(() => conditionContext(db, request, now, def)));
   return { canApprove, canReject: canApprove || activity.createdByUserId === userId };
 }
 
@@ -300,8 +270,9 @@ export async function voteOnActivity(
       let status = activity.status as TActivityStatus;
       let updated = activity;
       if (selection === 'VOTE_SELECTION_REJECTED') {
-        const stillPossible = await approvalStillPossible(deps.policy, tx, request, condition, votes, approvers, now);
-        if (s.principal.userId === activity.createdByUserId || !stillPossible) {
+        // A "no" from someone whose "yes" would count ends the activity; the initiator's cancels it.
+        const counts = s.principal.userId === activity.createdByUserId || (await deps.policy.approvalCounts(request, tx, approvedSoFar(tx, organizationId, before, now), candidateOf(tx, organizationId, s.principal.userId, now), condition));
+        if (counts) {
           status = nextStatus(status, 'REJECTED');
           updated = await tx.activities.finish(organizationId, activity.id, { status, at: now });
         }
