@@ -32,6 +32,8 @@ const settings = {
   activities: intFromEnv('BENCH_ACTIVITIES', 10_000),
   concurrency: intFromEnv('BENCH_CONCURRENCY', 16),
   endpoints: intFromEnv('BENCH_ENDPOINTS', 1),
+  /** Live phase only: activities per second to aim at (0: as fast as the clients can). */
+  liveRate: process.env['BENCH_LIVE_RATE'] ? intFromEnv('BENCH_LIVE_RATE', 1) : 0,
   latchkeyLogLevel: process.env['BENCH_LATCHKEY_LOG_LEVEL'] || 'warn',
 };
 const now = () => performance.timeOrigin + performance.now();
@@ -81,14 +83,20 @@ function startReceiver() {
   };
 }
 
-/** Makes `count` sign_raw_payload activities with `concurrency` in flight; the time each was answered. */
-async function makeActivities(client: TurnkeyClient, organizationId: string, signWith: string, count: number, concurrency: number) {
+/**
+ * Makes `count` sign_raw_payload activities with `concurrency` in flight (paced to `rate` a second
+ * when given); the time each was answered.
+ */
+async function makeActivities(client: TurnkeyClient, organizationId: string, signWith: string, count: number, concurrency: number, rate = 0) {
   const answered = new Map<string, number>();
   let next = 0;
   const problems: string[] = [];
+  const start = now();
   const worker = async () => {
     while (next < count) {
-      next += 1;
+      const i = next++;
+      const due = start + (rate > 0 ? (i * 1000) / rate : 0);
+      if (due > now()) await new Promise((r) => setTimeout(r, due - now()));
       const { activity } = await client.signRawPayload({
         type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
         timestampMs: String(Date.now()),
@@ -191,7 +199,7 @@ async function run({ latchkey, client, organizationId }: TBenchTarget, machine: 
 
   // Live.
   const t0 = now();
-  const live = await makeActivities(client, organizationId, signWith, settings.activities, settings.concurrency);
+  const live = await makeActivities(client, organizationId, signWith, settings.activities, settings.concurrency, settings.liveRate);
   const makeSeconds = (now() - t0) / 1000;
   await waitForDeliveries(receiver.received, settings.activities * settings.endpoints);
   const liveDeliveries = receiver.received.splice(0);
@@ -268,7 +276,9 @@ async function run({ latchkey, client, organizationId }: TBenchTarget, machine: 
 async function main(): Promise<number> {
   const machine = describeMachine();
   printMachine(machine);
-  console.log(`settings: ${settings.activities} activities per phase, ${settings.concurrency} clients, ${settings.endpoints} endpoint(s), latchkey log level ${settings.latchkeyLogLevel}`);
+  console.log(
+    `settings: ${settings.activities} activities per phase, ${settings.concurrency} clients${settings.liveRate ? ` (live phase paced to ${settings.liveRate}/s)` : ''}, ${settings.endpoints} endpoint(s), latchkey log level ${settings.latchkeyLogLevel}`,
+  );
   const receiver = startReceiver();
   const url = await receiver.listen();
   // The launcher's apps inherit this process's environment (startLatchkey copies it): the receiver
