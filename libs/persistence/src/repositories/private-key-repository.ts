@@ -1,5 +1,6 @@
 /** Private keys (key material only ever sealed by the key vault), their addresses and their tags. */
 import { rawRows, type TDb, type TSql } from '../database.js';
+import { addressSpellings } from './wallet-repository.js';
 import type { PrivateKey, PrivateKeyAddress, PrivateKeyTag } from '../generated/prisma/client.js';
 
 export interface TNewPrivateKey {
@@ -68,17 +69,17 @@ export function privateKeyRepository(db: TDb, sql?: TSql) {
         `SELECT k.id, k.curve, k.public_key AS "publicKey", k.sealed_private_key AS "sealedPrivateKey"
          FROM private_keys k
          WHERE k.organization_id = $1 AND k.deleted_at IS NULL
-           AND (k.id = $2 OR k.id IN (SELECT private_key_id FROM private_key_addresses WHERE organization_id = $1 AND address = $2))
+           AND (k.id = $2 OR k.id IN (SELECT private_key_id FROM private_key_addresses WHERE organization_id = $1 AND address IN ($2, $3, $4)))
          ORDER BY (k.id = $2) DESC, k.id
          LIMIT 1`,
-        [organizationId, idOrAddress],
+        [organizationId, ...addressSpellings(idOrAddress)],
         'signing-key',
       );
       return rows[0] ?? null;
     },
     /** A live key by one of its addresses (signWith may name a key by address). */
     async findByAddress(organizationId: string, address: string): Promise<PrivateKey | null> {
-      const a = await db.privateKeyAddress.findFirst({ where: { organizationId, address } });
+      const a = await db.privateKeyAddress.findFirst({ where: { organizationId, address: { in: addressSpellings(address) } } });
       return a ? db.privateKey.findFirst({ where: { organizationId, id: a.privateKeyId, deletedAt: null } }) : null;
     },
     async list(organizationId: string): Promise<TPrivateKeyRecord[]> {

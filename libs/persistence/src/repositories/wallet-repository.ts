@@ -2,9 +2,25 @@
  * HD wallets (their seed only ever sealed by the key vault) and their derived accounts (each
  * account's private key, since migration 0009, sealed by the vault as well).
  */
+import { toChecksumAddress } from '@latchkey/crypto';
 import { rawRows, type TDb, type TSql } from '../database.js';
 import type { Wallet, WalletAccount } from '../generated/prisma/client.js';
 import { finishPage, planPage, type TPageRequest } from '../pagination.js';
+
+const ETHEREUM_ADDRESS = /^0[xX][0-9a-fA-F]{40}$/;
+
+/**
+ * The spellings an address given by a client may be stored under, always three (repeated when
+ * fewer) so that a statement takes a fixed list of parameters. An Ethereum-format address (`0x` and
+ * 40 hex digits) is case-insensitive — EIP-55's mixed case is only a checksum — so it is matched in
+ * its checksummed form (how addresses are derived and stored) and in lowercase; every other format
+ * is matched exactly, as base58 and most others are case-sensitive. Listing the spellings, rather
+ * than comparing `lower(address)`, keeps the lookups on the (organization_id, address) indexes.
+ */
+export function addressSpellings(address: string): [string, string, string] {
+  if (!ETHEREUM_ADDRESS.test(address)) return [address, address, address];
+  return [address, toChecksumAddress(address), `0x${address.slice(2).toLowerCase()}`];
+}
 
 export interface TNewWallet {
   id: string;
@@ -96,13 +112,13 @@ export function walletRepository(db: TDb, sql?: TSql) {
     },
     async findAccount(organizationId: string, walletId: string, by: { address?: string | undefined; path?: string | undefined }): Promise<WalletAccount | null> {
       return db.walletAccount.findFirst({
-        where: { organizationId, walletId, deletedAt: null, ...(by.address !== undefined ? { address: by.address } : {}), ...(by.path !== undefined ? { path: by.path } : {}) },
+        where: { organizationId, walletId, deletedAt: null, ...(by.address !== undefined ? { address: { in: addressSpellings(by.address) } } : {}), ...(by.path !== undefined ? { path: by.path } : {}) },
         orderBy: { id: 'asc' },
       });
     },
-    /** The live account with this address anywhere in the organization. */
+    /** The live account with this address anywhere in the organization (Ethereum addresses in any case: addressSpellings). */
     async findAccountByAddress(organizationId: string, address: string): Promise<WalletAccount | null> {
-      return db.walletAccount.findFirst({ where: { organizationId, address, deletedAt: null }, orderBy: { id: 'asc' } });
+      return db.walletAccount.findFirst({ where: { organizationId, address: { in: addressSpellings(address) }, deletedAt: null }, orderBy: { id: 'asc' } });
     },
     /**
      * The live account with this address (the oldest, as `findAccountByAddress`) in a live wallet,
@@ -119,10 +135,10 @@ export function walletRepository(db: TDb, sql?: TSql) {
                 CASE WHEN a.sealed_private_key IS NULL THEN w.sealed_seed END AS "sealedSeed"
          FROM wallet_accounts a
          JOIN wallets w ON w.organization_id = a.organization_id AND w.id = a.wallet_id AND w.deleted_at IS NULL
-         WHERE a.organization_id = $1 AND a.address = $2 AND a.deleted_at IS NULL
+         WHERE a.organization_id = $1 AND a.address IN ($2, $3, $4) AND a.deleted_at IS NULL
          ORDER BY a.id
          LIMIT 1`,
-        [organizationId, address],
+        [organizationId, ...addressSpellings(address)],
         'account-key-source',
       );
       return rows[0] ?? null;
