@@ -1,15 +1,26 @@
 /**
  * A read-through cache of the facts every request needs (an organization's parent, API keys by
  * public key, user names) and of signing keys (sealed), so a stamped request costs no database
- * round trip once warm, and a signature one (its activity's insert). Only
- * hits are cached — a key created a moment ago is never hidden by a cached miss — and entries are
- * dropped on the change feed (LISTEN/NOTIFY, shared by every process) and after a short TTL, the
- * safety net should a notification be lost.
+ * round trip once warm, and a signature one (its activity's insert). Entries are dropped on the
+ * change feed (LISTEN/NOTIFY, shared by every process) and after a short TTL, the safety net should
+ * a notification be lost.
+ *
+ * Misses are cached only where a stranger can make us look: an organization id and a stamp's
+ * public key. Refusing a stranger must cost less than serving a customer, and a stranger repeating
+ * one unknown key or organization would otherwise cost database round trips at every request. A
+ * cached miss is short-lived (`missTtlMs`, default 1 s), bounded (`maxEntries`), dropped by the
+ * same change-feed topics as the hits it stands for (`credential`, `organization`, `*`), and never
+ * recorded from a lookup that a change overtook (a generation counter), so a key created through
+ * an activity that announces it (create_api_keys, create_users) is usable at once. Key creations
+ * that announce nothing on the feed (today: the login activities' session keys and a new
+ * sub-organization's keys) stay hidden behind a miss cached before them for at most `missTtlMs`.
  */
 import type { ApiKey, Organization, RootQuorumMember, TAccountKeySource, TSigningKeyRow, TStore, User } from '@latchkey/persistence';
 
 export interface TAuthCacheOptions {
   ttlMs?: number;
+  /** How long a miss (no such organization, no such key) is trusted. Default 1000 ms. */
+  missTtlMs?: number;
   maxEntries?: number;
   now?: () => number;
 }
@@ -43,6 +54,12 @@ export interface TAuthCache {
   organization(id: string): Promise<Organization | null>;
   /** Live API keys with this public key in any of the organizations. */
   apiKeys(organizationIds: string[], publicKey: string): Promise<ApiKey[]>;
+  /**
+   * The API keys a stamp by `publicKey` aimed at `organization` may name: in the organization or
+   * its parent (`own`), else in its live sub-organizations (`inSubOrganizations`, only looked up
+   * when `own` is empty). Both empty is a miss, and is cached: an unknown key costs a map lookup.
+   */
+  stampApiKeys(organization: Organization, publicKey: string): Promise<{ own: ApiKey[]; inSubOrganizations: ApiKey[] }>;
   user(organizationId: string, userId: string): Promise<User | null>;
   /** The organization's root quorum members (the policy engine's first read of every activity). */
   rootQuorumMembers(organizationId: string): Promise<RootQuorumMember[]>;
@@ -60,29 +77,50 @@ export type TSigner = { kind: 'account'; account: TAccountKeySource } | { kind: 
 
 export function createAuthCache(store: TStore, opts: TAuthCacheOptions = {}): TAuthCache {
   const ttl = opts.ttlMs ?? 30_000;
+  const missTtl = opts.missTtlMs ?? 1_000;
   const max = opts.maxEntries ?? 10_000;
   const now = opts.now ?? Date.now;
   const orgs = new TtlMap<Organization>(ttl, max, now);
   const keys = new TtlMap<ApiKey[]>(ttl, max, now);
+  const orgMisses = new TtlMap<true>(missTtl, max, now);
+  const keyMisses = new TtlMap<true>(missTtl, max, now);
+  // Bumped whenever misses are dropped: a lookup that started before a change must not record the
+  // miss it saw (the change may be the very key it missed), or the drop would be undone.
+  let orgGeneration = 0;
+  let keyGeneration = 0;
   const users = new TtlMap<User>(ttl, max, now);
   const quorums = new TtlMap<RootQuorumMember[]>(ttl, max, now);
   const signers = new TtlMap<TSigner>(ttl, max, now);
+  async function apiKeys(organizationIds: string[], publicKey: string): Promise<ApiKey[]> {
+    const k = `${organizationIds.join(',')}|${publicKey}`;
+    const hit = keys.get(k);
+    if (hit) return hit;
+    const found = await store.credentials.findApiKeys(organizationIds, publicKey);
+    if (found.length > 0) keys.set(k, found);
+    return found;
+  }
   return {
     async organization(id) {
       const hit = orgs.get(id);
       if (hit) return hit;
+      if (orgMisses.get(id)) return null;
+      const generation = orgGeneration;
       const org = await store.organizations.findById(id);
       if (org) orgs.set(id, org);
+      else if (generation === orgGeneration) orgMisses.set(id, true);
       return org;
     },
-    async apiKeys(organizationIds, publicKey) {
-      const k = `${organizationIds.join(',')}|${publicKey}`;
-      const hit = keys.get(k);
-      if (hit) return hit;
-      const found = await store.credentials.findApiKeys(organizationIds, publicKey);
-      if (found.length > 0) keys.set(k, found);
-      return found;
+    async stampApiKeys(organization, publicKey) {
+      const missKey = `${organization.id}|${publicKey}`;
+      if (keyMisses.get(missKey)) return { own: [], inSubOrganizations: [] };
+      const generation = keyGeneration;
+      const own = await apiKeys(organization.parentOrganizationId ? [organization.id, organization.parentOrganizationId] : [organization.id], publicKey);
+      if (own.length > 0) return { own, inSubOrganizations: [] };
+      const inSubOrganizations = await store.logins.apiKeysInSubOrganizations(organization.id, publicKey);
+      if (inSubOrganizations.length === 0 && generation === keyGeneration) keyMisses.set(missKey, true);
+      return { own, inSubOrganizations };
     },
+    apiKeys,
     async user(organizationId, userId) {
       const k = `${organizationId}|${userId}`;
       const hit = users.get(k);
@@ -111,9 +149,17 @@ export function createAuthCache(store: TStore, opts: TAuthCacheOptions = {}): TA
       const topic = message.split(':', 1)[0];
       if (topic === 'signer' || topic === 'organization' || message === '*') signers.clear();
       if (topic === 'credential' || message === '*') keys.clear();
+      // A miss of a key stands until a key may have appeared: a credential change, or an
+      // organization's (a sub-organization and its keys).
+      if (topic === 'credential' || topic === 'organization' || message === '*') {
+        keyMisses.clear();
+        keyGeneration++;
+      }
       if (topic === 'organization' || message === '*') {
         orgs.clear();
         quorums.clear();
+        orgMisses.clear();
+        orgGeneration++;
       }
       if (topic === 'user' || message === '*') users.clear();
     },
