@@ -32,7 +32,19 @@ export const CONFIG_VARIABLES = {
   LATCHKEY_WEBHOOK_POLL_MS: 'How often the webhook worker polls the outbox when idle. Default 1000.',
   LATCHKEY_PUBLIC_URL:
     'Public base URL of the public API, e.g. https://wallet.example.com: the issuer (iss) of the OIDC tokens oauth2_authenticate issues. Default http://<LATCHKEY_HOST>:<LATCHKEY_PUBLIC_API_PORT>.',
+  LATCHKEY_RATE_LIMIT_KEY_RPS:
+    'Requests per second one credential (API key, passkey) may make to the public API once its stamp is verified; bursts up to twice that. 429 RESOURCE_EXHAUSTED with Retry-After beyond it. Default 100; 0 disables.',
+  LATCHKEY_RATE_LIMIT_IP_RPS: 'Requests per second one client IP address (an IPv6 /64) may make to the public API, stamped or not; bursts up to twice that. Default 300; 0 disables.',
+  LATCHKEY_RATE_LIMIT_PROCESSES:
+    'How many public-API processes share the load: each enforces its share (the rates and bursts divided by this), as limits are counted per process. Default 1.',
+  LATCHKEY_TRUSTED_PROXIES:
+    'Comma-separated addresses or CIDRs of reverse proxies whose X-Forwarded-For names the client (for the per-IP limit and logs). Default none: the client is the socket peer.',
 } as const;
+
+/** An IPv4 or IPv6 address, with an optional prefix length: the shape only (the server parses it). */
+const CIDR = /^(?:(?:\d{1,3}\.){3}\d{1,3}(?:\/\d{1,2})?|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*(?:\/\d{1,3})?)$/;
+
+const rate = (fallback: number) => z.coerce.number().min(0).max(1_000_000).default(fallback);
 
 const ZConfigSchema = z.object({
   LATCHKEY_HOST: z.string().min(1).default('127.0.0.1'),
@@ -58,7 +70,21 @@ const ZConfigSchema = z.object({
     .string()
     .refine(isPublicBaseUrl, 'must be an http(s) URL without credentials, query or fragment, e.g. https://wallet.example.com')
     .optional(),
+  LATCHKEY_RATE_LIMIT_KEY_RPS: rate(100),
+  LATCHKEY_RATE_LIMIT_IP_RPS: rate(300),
+  LATCHKEY_RATE_LIMIT_PROCESSES: z.coerce.number().int().min(1).max(1024).default(1),
+  LATCHKEY_TRUSTED_PROXIES: z
+    .string()
+    .transform((s) => s.split(',').map((x) => x.trim()).filter((x) => x !== ''))
+    .refine((list) => list.every((x) => CIDR.test(x)), 'must be comma-separated IP addresses or CIDRs, e.g. 10.0.0.0/8,::1')
+    .default([]),
 });
+
+/** A token bucket: `ratePerSecond` sustained, up to `burst` at once. */
+export interface TRateLimit {
+  ratePerSecond: number;
+  burst: number;
+}
 
 export interface TConfig {
   host: string;
@@ -78,7 +104,22 @@ export interface TConfig {
    * LATCHKEY_PUBLIC_URL, else `http://<host>:<publicApiPort>`.
    */
   publicUrl: string;
+  /**
+   * The public API's limits in this process (already divided by LATCHKEY_RATE_LIMIT_PROCESSES);
+   * absent when that limit is disabled (0).
+   */
+  rateLimits: { perCredential?: TRateLimit; perIp?: TRateLimit };
+  /** Proxies whose X-Forwarded-For is believed (LATCHKEY_TRUSTED_PROXIES); empty: none. */
+  trustedProxies: string[];
 }
+
+/** Burst is twice the rate; each of `processes` processes enforces its share. Undefined when disabled. */
+function shareOf(ratePerSecond: number, processes: number): TRateLimit | undefined {
+  if (ratePerSecond === 0) return undefined;
+  return { ratePerSecond: ratePerSecond / processes, burst: Math.max(1, (2 * ratePerSecond) / processes) };
+}
+
+const optional = <K extends string, V>(k: K, v: V | undefined): { [P in K]?: V } => (v === undefined ? {} : ({ [k]: v } as { [P in K]: V }));
 
 /**
  * Reads the configuration from an environment map. Empty strings count as unset.
@@ -109,6 +150,11 @@ export function parseConfig(env: Record<string, string | undefined>): TConfig {
     embeddedPgPort: c.LATCHKEY_EMBEDDED_PG_PORT,
     logLevel: c.LATCHKEY_LOG_LEVEL,
     webhookPollMs: c.LATCHKEY_WEBHOOK_POLL_MS,
+    rateLimits: {
+      ...optional('perCredential', shareOf(c.LATCHKEY_RATE_LIMIT_KEY_RPS, c.LATCHKEY_RATE_LIMIT_PROCESSES)),
+      ...optional('perIp', shareOf(c.LATCHKEY_RATE_LIMIT_IP_RPS, c.LATCHKEY_RATE_LIMIT_PROCESSES)),
+    },
+    trustedProxies: c.LATCHKEY_TRUSTED_PROXIES,
     publicUrl: (c.LATCHKEY_PUBLIC_URL ?? `http://${c.LATCHKEY_HOST.includes(':') ? `[${c.LATCHKEY_HOST}]` : c.LATCHKEY_HOST}:${c.LATCHKEY_PUBLIC_API_PORT}`).replace(/\/+$/, ''),
   };
 }

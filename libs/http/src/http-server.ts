@@ -2,20 +2,35 @@
  * The HTTP plumbing every Latchkey app shares: a fastify instance that keeps request bodies as
  * raw bytes (stamps are verified over them before any parsing), one error handler that is the
  * only writer of error responses (`{code, message, details}`), a JSON 404 for unknown routes,
- * request ids on every log line, permissive CORS for stamp-authenticated browser clients, and
- * `GET /healthz`. A database that cannot be reached is a 503 UNAVAILABLE with Retry-After (the
- * client should come back), not a 500 (a bug); every 503 carries Retry-After.
+ * request ids on every log line, permissive CORS for stamp-authenticated browser clients,
+ * `GET /healthz` (alive: the database answers) and `GET /readyz` (ready to serve: for the public API,
+ * the database answers and its migrations are this build's). A database that cannot be reached is a
+ * 503 UNAVAILABLE with Retry-After (the client should come back), not a 500 (a bug); every 503 and
+ * every 429 carries Retry-After. Rate limits (rate-limit.ts) are installed here when configured.
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, ERROR_TABLE, isAppError, type TErrorCode } from '@latchkey/domain';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { isDatabaseUnavailable } from './database-unavailable.js';
+import { registerRateLimits, type TRateLimitOptions } from './rate-limit.js';
 
 export interface THttpServerOptions {
   logger: Logger;
-  /** Readiness probe behind `/healthz` (e.g. a database ping). */
+  /** Liveness probe behind `/healthz` (e.g. a database ping). */
   ready?: () => Promise<void>;
+  /**
+   * Readiness probe behind `/readyz`: throws an Error whose message is the reason it is not ready
+   * (said in the 503). Absent: `/readyz` answers as `/healthz`.
+   */
+  readiness?: () => Promise<void>;
+  /** Per-IP and per-credential limits (absent or empty: none). */
+  rateLimits?: TRateLimitOptions;
+  /**
+   * Addresses or CIDRs of proxies whose X-Forwarded-For is believed for the client address
+   * (`req.ip`, which the per-IP limit keys on). Empty or absent: the socket peer is the client.
+   */
+  trustedProxies?: string[];
   /** Extra headers browsers may send (CORS). */
   allowHeaders?: string[];
   bodyLimit?: number;
@@ -45,6 +60,7 @@ export function createHttpServer(opts: THttpServerOptions): FastifyInstance {
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     return503OnClosing: true,
+    ...(opts.trustedProxies && opts.trustedProxies.length > 0 ? { trustProxy: opts.trustedProxies } : {}),
   };
   const app = Fastify(fastifyOpts) as unknown as FastifyInstance;
 
@@ -91,9 +107,15 @@ export function createHttpServer(opts: THttpServerOptions): FastifyInstance {
     }
     const status = ERROR_TABLE[appErr.code].httpStatus;
     if (status >= 500 && !databaseDown) req.log.error({ code: appErr.code }, appErr.message);
+    // A flood of 429s must not become a flood of log lines.
+    else if (status === 429) req.log.debug({ code: appErr.code, status }, appErr.message);
     else if (status < 500) req.log.info({ code: appErr.code, status }, appErr.message);
-    // 503 is "come back later" (RFC 9110 §15.6.4): say when.
+    // 503 is "come back later" (RFC 9110 §15.6.4): say when. A 429 says when its bucket has a token.
     if (status === 503) void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    if (status === 429) {
+      const wait = appErr.fields?.['retryAfterSeconds'];
+      void reply.header('retry-after', String(typeof wait === 'number' ? wait : 1));
+    }
     void reply.code(status).header('content-type', 'application/json; charset=utf-8').send(appErr.toBody());
   });
 
@@ -110,6 +132,17 @@ export function createHttpServer(opts: THttpServerOptions): FastifyInstance {
     }
     return reply.send({ status: 'ok' });
   });
+
+  app.get('/readyz', async (_req, reply) => {
+    try {
+      await (opts.readiness ?? opts.ready)?.();
+    } catch (e) {
+      throw new AppError('UNAVAILABLE', `not ready: ${opts.readiness ? (e as Error).message : 'the database is unreachable'}`);
+    }
+    return reply.send({ status: 'ready' });
+  });
+
+  if (opts.rateLimits) registerRateLimits(app, opts.rateLimits);
 
   return app;
 }

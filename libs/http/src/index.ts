@@ -1,4 +1,5 @@
 /** @latchkey/http — HTTP plumbing shared by the apps (no business logic). */
 export { createHttpServer, rawBody, type THttpServerOptions } from './http-server.js';
+export { ADMIT_CREDENTIAL, TokenBuckets, clientKey, registerRateLimits, type TAdmitCredential, type TRateLimitOptions } from './rate-limit.js';
 export { serve, runUntilStopped, type TRunOptions } from './serve.js';
 export { createLogger, REDACTED_LOG_PATHS } from './logger.js';
