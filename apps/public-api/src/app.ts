@@ -4,7 +4,7 @@
  */
 import type { TEngine, TServerPublicKeys } from '@latchkey/activity-engine';
 import type { TWebhookSigningKeyRepository } from '@latchkey/persistence';
-import { createHttpServer } from '@latchkey/http';
+import { createHttpServer, type THttpServerOptions } from '@latchkey/http';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { registerPublicV1Routes } from './routes/public-v1.js';
@@ -18,12 +18,14 @@ export interface TPublicApiOptions {
   /** The issuer URL of Latchkey's own OIDC tokens (TConfig.publicUrl). */
   issuer: string;
   ready?: () => Promise<void>;
+  /** Readiness (/readyz), rate limits and trusted proxies, handed to the HTTP server as they are. */
+  http?: Omit<THttpServerOptions, 'logger' | 'ready'>;
   /** The webhook signing keys, published at /public/v1/discovery/webhooks/jwks. */
   webhookKeys?: TWebhookSigningKeyRepository;
 }
 
 export function buildPublicApi(o: TPublicApiOptions): FastifyInstance {
-  const app = createHttpServer({ logger: o.logger, ...(o.ready ? { ready: o.ready } : {}) });
+  const app = createHttpServer({ logger: o.logger, ...(o.ready ? { ready: o.ready } : {}), ...o.http });
   registerPublicV1Routes(app, o.engine);
   registerWellKnownRoute(app, o.serverKeys, o.issuer);
   if (o.webhookKeys) registerWebhookJwksRoute(app, o.webhookKeys);

@@ -4,13 +4,15 @@ import { parseConfig } from '@latchkey/domain';
 import { createLogger, serve } from '@latchkey/http';
 import { webhookSigningKeyRepository } from '@latchkey/persistence';
 import { buildPublicApi } from './app.js';
+import { createReadiness } from './plugins/readiness.js';
 
 const config = parseConfig(process.env);
 const logger = createLogger(config, 'public-api');
 try {
   const platform = await openPlatform(config, { logger });
   const serverKeys = await loadServerPublicKeys(platform.store);
-  const app = buildPublicApi({ engine: platform.engine, serverKeys, logger, issuer: config.publicUrl, ready: () => platform.db.ping(), webhookKeys: webhookSigningKeyRepository(platform.db) });
+  const app = buildPublicApi({ engine: platform.engine, serverKeys, logger, issuer: config.publicUrl, ready: () => platform.db.ping(), webhookKeys: webhookSigningKeyRepository(platform.db),
+    http: { readiness: createReadiness(platform.db.sql), rateLimits: config.rateLimits, trustedProxies: config.trustedProxies } });
   const port = await serve(app, { service: 'public-api', host: config.host, port: config.publicApiPort, onClose: () => platform.close() });
   logger.info({ port }, 'public API ready');
 } catch (e) {
