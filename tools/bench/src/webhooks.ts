@@ -282,8 +282,16 @@ async function main(): Promise<number> {
   const receiver = startReceiver();
   const url = await receiver.listen();
   // The launcher's apps inherit this process's environment (startLatchkey copies it): the receiver
-  // is on 127.0.0.1, and the drain phase holds a delivery far longer than the default timeout.
-  Object.assign(process.env, { LATCHKEY_WEBHOOK_ALLOW_INSECURE_URLS: 'true', LATCHKEY_WEBHOOK_TIMEOUT_MS: '600000', LATCHKEY_WEBHOOK_LEASE_MS: '605000' });
+  // is on 127.0.0.1, the drain phase holds a delivery far longer than the default timeout, and one
+  // key from one address makes activities far faster than the default rate limits allow (100/s per
+  // key): off, unless the environment says otherwise.
+  Object.assign(process.env, {
+    LATCHKEY_WEBHOOK_ALLOW_INSECURE_URLS: 'true',
+    LATCHKEY_WEBHOOK_TIMEOUT_MS: '600000',
+    LATCHKEY_WEBHOOK_LEASE_MS: '605000',
+    LATCHKEY_RATE_LIMIT_KEY_RPS: process.env['LATCHKEY_RATE_LIMIT_KEY_RPS'] || '0',
+    LATCHKEY_RATE_LIMIT_IP_RPS: process.env['LATCHKEY_RATE_LIMIT_IP_RPS'] || '0',
+  });
   try {
     return await withLatchkey(settings.latchkeyLogLevel, (target) => run(target, machine, receiver, url));
   } finally {
