@@ -215,7 +215,12 @@ async function main(): Promise<number> {
 
   try {
     const t0 = Date.now();
-    latchkey = await startLatchkey({ env: { LATCHKEY_LOG_LEVEL: settings.latchkeyLogLevel } });
+    // Rate limits on — every request goes through both token buckets — but never reached (one key
+    // and one address send thousands per second here); LATCHKEY_RATE_LIMIT_KEY_RPS=0 and
+    // LATCHKEY_RATE_LIMIT_IP_RPS=0 in the environment measure without them.
+    const limits = { LATCHKEY_RATE_LIMIT_KEY_RPS: process.env['LATCHKEY_RATE_LIMIT_KEY_RPS'] || '1000000', LATCHKEY_RATE_LIMIT_IP_RPS: process.env['LATCHKEY_RATE_LIMIT_IP_RPS'] || '1000000' };
+    console.log(`rate limits: per key ${limits.LATCHKEY_RATE_LIMIT_KEY_RPS}/s, per IP ${limits.LATCHKEY_RATE_LIMIT_IP_RPS}/s (0: off)`);
+    latchkey = await startLatchkey({ env: { LATCHKEY_LOG_LEVEL: settings.latchkeyLogLevel, ...limits } });
     console.log(`latchkey: ${latchkey.baseUrl} (${latchkey.database} PostgreSQL, data in ${latchkey.dataDir}), ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
     const requests = await stampedRequests(latchkey, settings.stamps);
