@@ -135,8 +135,13 @@ export function webhookDeliveryRepository(db: TDatabase) {
          VALUES ($7, $8, $1, $9, $2, $4, $10, $5, CASE WHEN $6::bigint IS NULL THEN NULL ELSE now() + $6::bigint * interval '1 millisecond' END)
          RETURNING 1
        ), nxt AS (
+         -- The finished message was its endpoint's head, so the next one has a greater id: starting the
+         -- index scan there skips the entries of every message delivered before (dead index entries
+         -- of the partial queue index until vacuum, each a heap visit), which made each delivery cost
+         -- more as the endpoint's history grew. A message redelivered later (older id) is found by
+         -- the claim's head scan instead.
          SELECT q.id FROM webhook_messages q JOIN moved ON q.organization_id = moved.organization_id AND q.endpoint_id = moved.endpoint_id
-         WHERE ($11::bigint IS NOT NULL OR $14::boolean) AND moved.status IN ('delivered', 'dead') AND q.id <> moved.id AND q.status IN ('pending', 'delivering')
+         WHERE ($11::bigint IS NOT NULL OR $14::boolean) AND moved.status IN ('delivered', 'dead') AND q.id > moved.id AND q.status IN ('pending', 'delivering')
          ORDER BY q.id LIMIT 1
        ), yielded AS (
          -- Due from now on: behind every head that was already due (the claim serves the oldest due first).
