@@ -49,8 +49,12 @@ export interface TStore extends TRepositories {
 }
 
 export const CHANGE_CHANNEL = 'latchkey_changes';
-/** `signer`: an organization's signing keys changed (wallets, accounts or private keys deleted). */
-export type TChangeTopic = 'credential' | 'organization' | 'user' | 'signer';
+/**
+ * `signer`: an organization's signing keys changed (wallets, accounts or private keys deleted).
+ * `credential-added`: a key now exists that a process may have refused (and remembered refusing)
+ * before; only the remembered refusals are dropped.
+ */
+export type TChangeTopic = 'credential' | 'credential-added' | 'organization' | 'user' | 'signer';
 
 /**
  * `sql` (TDatabase.sql) lets the hot statements outside transactions skip Prisma; without it every

@@ -151,7 +151,9 @@ export function createAuthCache(store: TStore, opts: TAuthCacheOptions = {}): TA
       if (topic === 'credential' || message === '*') keys.clear();
       // A miss of a key stands until a key may have appeared: a credential change, or an
       // organization's (a sub-organization and its keys).
-      if (topic === 'credential' || topic === 'organization' || message === '*') {
+      // `credential-added` (a session key, a new sub-organization's keys) drops only the misses:
+      // no cached key changed, so the hits stay.
+      if (topic === 'credential' || topic === 'credential-added' || topic === 'organization' || message === '*') {
         keyMisses.clear();
         keyGeneration++;
       }

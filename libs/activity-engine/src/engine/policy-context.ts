@@ -46,7 +46,8 @@ export async function signerFacts(db: TRepositories, organizationId: string, ref
   if (byId) return { privateKey: byId };
   const key = await db.privateKeys.findByAddress(organizationId, ref);
   const byAddress = key ? await privateKeyFields(db, organizationId, key.id) : undefined;
-  return byAddress ? { privateKey: byAddress, signerAddress: ref } : {};
+  // The stored spelling, not the caller's: `eth.tx.from` must not change with the letter case of signWith.
+  return key && byAddress ? { privateKey: byAddress, signerAddress: key.matchedAddress } : {};
 }
 
 /** The condition context of a policy request: the definition's exposed params and facts, then the language's builder. */

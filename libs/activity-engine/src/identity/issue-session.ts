@@ -61,6 +61,8 @@ export async function addSessionKey(ctx: TActivityContext, p: TSessionKeyParams)
     credentialType: p.credentialType,
     expiresAt,
   });
+  // Any process that refused this key before it existed remembers the miss; tell them it exists now.
+  await ctx.tx.notifyChange('credential-added', p.userId);
   await ctx.tx.logins.createSession({
     id: newId(),
     organizationId: ctx.organizationId,

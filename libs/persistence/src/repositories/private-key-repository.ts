@@ -78,9 +78,11 @@ export function privateKeyRepository(db: TDb, sql?: TSql) {
       return rows[0] ?? null;
     },
     /** A live key by one of its addresses (signWith may name a key by address). */
-    async findByAddress(organizationId: string, address: string): Promise<PrivateKey | null> {
+    /** The key holding `address` (an Ethereum address in any letter case), with the address as stored (`matchedAddress`). */
+    async findByAddress(organizationId: string, address: string): Promise<(PrivateKey & { matchedAddress: string }) | null> {
       const a = await db.privateKeyAddress.findFirst({ where: { organizationId, address: { in: addressSpellings(address) } } });
-      return a ? db.privateKey.findFirst({ where: { organizationId, id: a.privateKeyId, deletedAt: null } }) : null;
+      const key = a ? await db.privateKey.findFirst({ where: { organizationId, id: a.privateKeyId, deletedAt: null } }) : null;
+      return key && a ? { ...key, matchedAddress: a.address } : null;
     },
     async list(organizationId: string): Promise<TPrivateKeyRecord[]> {
       return withDetails(organizationId, await db.privateKey.findMany({ where: { organizationId, deletedAt: null }, orderBy: { id: 'asc' } }));

@@ -62,6 +62,7 @@ async function handle(ctx: TActivityContext, p: TCreateSubOrganizationIntent): P
     const userId = newId();
     await ctx.tx.users.create({ id: userId, organizationId: subOrganizationId, userName: u.userName, userEmail: u.userEmail ?? null, userPhoneNumber: u.userPhoneNumber ?? null });
     await writeCredentials(ctx.tx, subOrganizationId, userId, checked[i]!);
+    await ctx.tx.notifyChange('credential-added', userId);
     rootUserIds.push(userId);
   }
   await ctx.tx.organizations.addRootQuorumMembers(subOrganizationId, rootUserIds);
