@@ -8,6 +8,8 @@ import { createReadiness } from './plugins/readiness.js';
 
 const config = parseConfig(process.env);
 const logger = createLogger(config, 'public-api');
+// One line below info at every start, so an operator (and the secrets-scan test) can see a debug or trace level took effect.
+logger.debug({ logLevel: config.logLevel }, 'log level');
 try {
   const platform = await openPlatform(config, { logger });
   const serverKeys = await loadServerPublicKeys(platform.store);
