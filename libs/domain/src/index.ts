@@ -19,3 +19,4 @@ export * from './errors.js';
 export * from './config.js';
 export * from './messages.js';
 export { assertNever } from './assert-never.js';
+export * from './id-tokens.js';

@@ -18,6 +18,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createRemoteJWKSet, customFetch, decodeJwt, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import type { TIdTokenVerifyOptions, TVerifiedIdToken } from '@latchkey/domain';
 
 /** Why a token was refused. */
 export type TOidcErrorReason =
@@ -67,31 +68,9 @@ export interface TOidcVerifierOptions {
   fetch?: typeof fetch;
 }
 
-export interface TOidcVerifyOptions {
-  expectedNonce?: string;
-  /** When given, one `aud` must be among them. */
-  expectedAudiences?: string[];
-  /** The verification time (tests); now otherwise. */
-  now?: Date;
-  /**
-   * When given, only these issuers are contacted (exact `iss` strings). Without it any https
-   * issuer is: the caller then matches `iss`/`aud` against its registered OAuth providers.
-   */
-  allowedIssuers?: string[];
-}
-
-export interface TVerifiedIdToken {
-  iss: string;
-  sub: string;
-  /** The audience that matched `expectedAudiences`; without them, `azp` when it is an audience, else the first. */
-  aud: string;
-  /** Every audience of the token. */
-  audiences: string[];
-  nonce?: string;
-  email?: string;
-  emailVerified?: boolean;
-  claims: JWTPayload;
-}
+/** The options and result types are the engine port's, declared in @latchkey/domain. */
+export type TOidcVerifyOptions = TIdTokenVerifyOptions;
+export type { TVerifiedIdToken };
 
 export interface TOidcVerifier {
   /** @throws OidcError */

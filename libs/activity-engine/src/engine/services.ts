@@ -6,32 +6,10 @@
  * their own (a real SMTP capture server, a real OpenID provider) behind the same interfaces.
  */
 import type { TDerivationPool, TResolver } from '@latchkey/crypto';
-import type { TMessageSender, TOauth2Provider } from '@latchkey/domain';
+import type { TIdTokenVerifyOptions, TMessageSender, TOauth2Provider, TVerifiedIdToken } from '@latchkey/domain';
 import type { TServerKey } from '../keys/server-keys.js';
 
-export type { TMessageSender } from '@latchkey/domain';
-
-/** An id_token whose signature, issuer, expiry and (when asked) nonce and audience were checked. */
-export interface TVerifiedIdToken {
-  iss: string;
-  sub: string;
-  /** The audience the token was accepted for. */
-  aud: string;
-  audiences: string[];
-  nonce?: string;
-  email?: string;
-  emailVerified?: boolean;
-  claims: Record<string, unknown>;
-}
-
-export interface TIdTokenVerifyOptions {
-  expectedNonce?: string;
-  /** When given, `aud` must contain one of them. */
-  expectedAudiences?: string[];
-  now?: Date;
-  /** When given, `iss` must be one of them. */
-  allowedIssuers?: string[];
-}
+export type { TIdTokenVerifyOptions, TMessageSender, TVerifiedIdToken } from '@latchkey/domain';
 
 /** Verifies OIDC id_tokens. @throws AppError (400/401) for a token that does not verify, 503 when the issuer cannot be reached */
 export interface TIdTokenVerifier {
