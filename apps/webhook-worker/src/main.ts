@@ -4,8 +4,7 @@
  * database (DATABASE_URL) and the master key (LATCHKEY_MASTER_KEY or $LATCHKEY_DATA_DIR/master.key),
  * not the engine: everything it delivers was written to the outbox by the activities' transactions.
  */
-import { join, resolve } from 'node:path';
-import { createKeyVault, loadOrCreateMasterKeyFile, parseMasterKey } from '@latchkey/crypto';
+import { loadVault } from '@latchkey/crypto';
 import { parseConfig } from '@latchkey/domain';
 import { createLogger, runUntilStopped } from '@latchkey/http';
 import { ensureWebhookSigningKey, listenForWebhookWork, openDatabase, webhookSigningKeyRepository } from '@latchkey/persistence';
@@ -19,8 +18,7 @@ const logger = createLogger(config, 'webhook-worker');
 try {
   if (!config.databaseUrl) throw new Error('DATABASE_URL is not set (npm start runs the embedded PostgreSQL and sets it for every app)');
   const webhooks = parseWebhookConfig(process.env);
-  const masterKey = config.masterKey ? parseMasterKey(config.masterKey) : await loadOrCreateMasterKeyFile(join(resolve(config.dataDir), 'master.key'));
-  const vault = createKeyVault(masterKey);
+  const vault = await loadVault(config);
   const db = openDatabase(asyncCommitUrl(config.databaseUrl), { max: 4 });
   const keys = webhookSigningKeyRepository(db);
   const first = await ensureWebhookSigningKey(keys, vault);

@@ -96,3 +96,4 @@ export {
 } from './webauthn/verify-registration.js';
 export { AUTHENTICATOR_DATA_HEAD_LENGTH, parseAuthenticatorDataHead, rpIdHashMatches, signCountAdvances, type TAuthenticatorDataHead } from './webauthn/authenticator-data.js';
 export * from './webhooks/index.js';
+export { loadVault } from './vault/open-vault.js';

@@ -5,9 +5,10 @@
  * every header or field that could carry a secret redacted.
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createDerivationPool, createKeyVault, defaultDerivationWorkers, loadOrCreateMasterKeyFile, parseMasterKey, readAllowInsecureWebhookUrls, type TDerivationPool, type TKeyVault } from '@latchkey/crypto';
+import { createDerivationPool, defaultDerivationWorkers, loadVault, readAllowInsecureWebhookUrls, type TDerivationPool, type TKeyVault } from '@latchkey/crypto';
+export { loadVault };
 import { createEngine, type TEngine, type TEngineServices } from '@latchkey/activity-engine';
 import { createMailer, createMessageSender, createSmsProvider, readDeliveryConfig } from '@latchkey/delivery';
 import type { TConfig } from '@latchkey/domain';
@@ -25,11 +26,6 @@ export interface TPlatform {
   close(): Promise<void>;
 }
 
-/** Reads the master key: LATCHKEY_MASTER_KEY, else $LATCHKEY_DATA_DIR/master.key (created once, 0600). */
-export async function loadVault(config: TConfig): Promise<TKeyVault> {
-  const key = config.masterKey ? parseMasterKey(config.masterKey) : await loadOrCreateMasterKeyFile(join(resolve(config.dataDir), 'master.key'));
-  return createKeyVault(key);
-}
 
 /**
  * The worker script of the derivation pool, bundled next to the app (tools/build-app.mjs puts
