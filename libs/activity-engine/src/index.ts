@@ -28,3 +28,4 @@ export {
   type TVerifiedIdToken,
 } from './engine/services.js';
 export { createRootOrganization, type TCreatedOrganization, type TNewRootOrganization } from './organizations/root-organization.js';
+export { createAuthProxyRuntimeReader, type TAuthProxyRuntimeReader } from './auth-proxy/read-proxy-runtime.js';

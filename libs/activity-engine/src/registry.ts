@@ -18,6 +18,7 @@ import { USERS_ACTIVITIES } from './activities/users/index.js';
 import { VOTES_ACTIVITIES } from './activities/votes/index.js';
 import { WALLETS_ACTIVITIES } from './activities/wallets/index.js';
 import { WEBHOOKS_ACTIVITIES } from './activities/webhooks/index.js';
+import { AUTH_PROXY_ACTIVITIES } from './activities/auth-proxy/index.js';
 import type { TActivityVersion, TAnyActivityDefinition, TRegisteredActivity, TSubmittable, TVoteDefinition } from './engine/activity-definition.js';
 
 export const ACTIVITY_DEFINITIONS: readonly TAnyActivityDefinition[] = [
@@ -31,6 +32,7 @@ export const ACTIVITY_DEFINITIONS: readonly TAnyActivityDefinition[] = [
   ...OAUTH2_ACTIVITIES,
   ...POLICIES_ACTIVITIES,
   ...WEBHOOKS_ACTIVITIES,
+  ...AUTH_PROXY_ACTIVITIES,
 ];
 
 /** approve_activity and reject_activity: served on the submit path, governed by the voted-on activity's policies. */

@@ -97,3 +97,4 @@ export {
 export { AUTHENTICATOR_DATA_HEAD_LENGTH, parseAuthenticatorDataHead, rpIdHashMatches, signCountAdvances, type TAuthenticatorDataHead } from './webauthn/authenticator-data.js';
 export * from './webhooks/index.js';
 export { loadVault } from './vault/open-vault.js';
+export { internalRequestProblem, sealInternalRequest } from './vault/internal-request.js';

@@ -15,6 +15,8 @@ export * from './activities/login.js';
 export * from './activities/oauth2.js';
 export * from './activities/policies.js';
 export * from './activities/webhooks.js';
+export * from './activities/auth-proxy.js';
+export * from './email-address.js';
 export * from './errors.js';
 export * from './config.js';
 export * from './messages.js';

@@ -17,6 +17,7 @@ export type { TImportKind } from './repositories/import-target-repository.js';
 export type { TSubOrganizationFilter } from './repositories/organization-repository.js';
 export type { TNewOtpRecord, TNewSession } from './repositories/login-repository.js';
 export type { TNewPolicy, TPolicyChanges } from './repositories/policy-repository.js';
+export type { TAuthProxyConfigRow, TAuthProxyEnable } from './repositories/auth-proxy-config-repository.js';
 export type {
   Activity,
   ApiKey,

@@ -18,6 +18,7 @@ import { systemRepository } from './repositories/system-repository.js';
 import { userRepository } from './repositories/user-repository.js';
 import { walletRepository } from './repositories/wallet-repository.js';
 import { webhookEndpointRepository } from './repositories/webhook-endpoint-repository.js';
+import { authProxyConfigRepository } from './repositories/auth-proxy-config-repository.js';
 
 /** `sql` only outside a transaction: plain SQL cannot join Prisma's transaction connection. */
 function bindRepositories(db: TDb, sql?: TSql) {
@@ -34,6 +35,7 @@ function bindRepositories(db: TDb, sql?: TSql) {
     policies: policyRepository(db),
     outbox: outboxRepository(db),
     webhookEndpoints: webhookEndpointRepository(db),
+    authProxyConfigs: authProxyConfigRepository(db),
     system: systemRepository(db),
     /** Tells every process sharing the database that cached facts of `topic` changed (sent on commit). */
     async notifyChange(topic: TChangeTopic, key: string): Promise<void> {

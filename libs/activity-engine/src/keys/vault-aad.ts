@@ -19,3 +19,5 @@ export const importTargetAad = (importTargetId: string) => `import-target:${impo
 export const otpTargetAad = (otpId: string) => `otp-target:${otpId}`;
 /** An OAuth 2.0 credential's client secret. */
 export const oauth2ClientSecretAad = (oauth2CredentialId: string) => `oauth2-client-secret:${oauth2CredentialId}`;
+/** An auth proxy user's private key (declared in @latchkey/domain: the proxy process opens it too). */
+export { authProxyKeyAad } from '@latchkey/domain';

@@ -4,6 +4,7 @@
  * (V3), init_user_email_recovery (V2) and recover_user.
  */
 import { z } from 'zod';
+import { emailAddress, isEmailAddress } from '../email-address.js';
 import { ZIdentifierSchema } from '../common.js';
 import { ZAuthenticatorParamsV2Schema, ZClientSignatureSchema, ZExpirationSecondsSchema } from './credentials.js';
 import { ZCompressedP256HexSchema, ZP256PublicKeyHexSchema } from './organizations.js';
@@ -31,9 +32,9 @@ export const ZSmsCustomizationSchema = z.object({ template: optionalText(1024) }
 export type TSmsCustomization = z.infer<typeof ZSmsCustomizationSchema>;
 
 const sender = {
-  sendFromEmailAddress: z.string().email('must be an e-mail address').max(320).optional(),
+  sendFromEmailAddress: emailAddress('must be an e-mail address').optional(),
   sendFromEmailSenderName: optionalText(256),
-  replyToEmailAddress: z.string().email('must be an e-mail address').max(320).optional(),
+  replyToEmailAddress: emailAddress('must be an e-mail address').optional(),
 };
 
 /** init_otp V3 and init_otp_auth V3 share their parameters. */
@@ -56,7 +57,7 @@ export const ZInitOtpIntentSchema = z
     ...sender,
   })
   .superRefine((p, ctx) => {
-    const ok = p.otpType === 'OTP_TYPE_EMAIL' ? z.string().email().safeParse(p.contact).success : /^\+[1-9][0-9]{6,14}$/.test(p.contact);
+    const ok = p.otpType === 'OTP_TYPE_EMAIL' ? isEmailAddress(p.contact) : /^\+[1-9][0-9]{6,14}$/.test(p.contact);
     if (!ok) {
       ctx.addIssue({
         code: 'custom',
@@ -121,7 +122,7 @@ export const ZOauthIntentSchema = z.object({
 export type TOauthIntent = z.output<typeof ZOauthIntentSchema>;
 
 export const ZEmailAuthIntentSchema = z.object({
-  email: z.string().email('must be an e-mail address').max(320),
+  email: emailAddress('must be an e-mail address'),
   targetPublicKey: ZP256PublicKeyHexSchema,
   apiKeyName: z.string().min(1).max(256).optional(),
   expirationSeconds: ZExpirationSecondsSchema.optional(),
@@ -132,7 +133,7 @@ export const ZEmailAuthIntentSchema = z.object({
 export type TEmailAuthIntent = z.output<typeof ZEmailAuthIntentSchema>;
 
 export const ZInitUserEmailRecoveryIntentSchema = z.object({
-  email: z.string().email('must be an e-mail address').max(320),
+  email: emailAddress('must be an e-mail address'),
   targetPublicKey: ZP256PublicKeyHexSchema,
   expirationSeconds: ZExpirationSecondsSchema.optional(),
   emailCustomization: ZEmailCustomizationSchema.default({}),

@@ -4,6 +4,7 @@
  * create_read_write_session (V2), and the queries list_suborgs and get_organization_configs.
  */
 import { z } from 'zod';
+import { emailAddress } from '../email-address.js';
 import { ZIdentifierSchema, ZPaginationOptionsSchema } from '../common.js';
 import { DEFAULT_MNEMONIC_LENGTH, ZFeatureNameSchema, ZMnemonicLengthSchema } from '../enums.js';
 import { ZFeatureSchema, ZQuorumSchema } from '../queries.js';
@@ -18,7 +19,7 @@ import {
 import { defineActivityWire } from '../activity.js';
 
 const name = z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters');
-const email = z.string().max(320, 'must be at most 320 characters').email('must be an e-mail address');
+const email = emailAddress('must be an e-mail address');
 const phone = z.string().regex(/^\+[1-9][0-9]{6,14}$/, 'must be an E.164 phone number such as +14155550100');
 
 /** RootUserParamsV4 (V7) and V5 (V8): V5's OAuth providers may give claims instead of a token. */

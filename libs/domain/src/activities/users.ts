@@ -5,6 +5,7 @@
  * user (API keys, authenticators, OAuth providers) are the shared ones of `credentials.ts`.
  */
 import { z } from 'zod';
+import { emailAddress } from '../email-address.js';
 import { ZApiKeySchema, ZIdentifierSchema, ZUserSchema } from '../common.js';
 import { ZTagSchema } from '../queries.js';
 import { ZAuthenticatorParamsV2Schema, ZCredentialApiKeyParamsSchema, ZOauthProviderParamsV2Schema } from './credentials.js';
@@ -18,7 +19,7 @@ const userName = z
   .max(256, 'must be at most 256 characters')
   .refine((s) => s.trim().length > 0, 'must not be empty or blank')
   .refine((s) => !/\p{Cc}/u.test(s), 'must not contain control characters');
-const userEmail = z.email({ error: 'must be an e-mail address, such as alice@example.com' }).max(320, 'must be at most 320 characters');
+const userEmail = emailAddress();
 const userPhoneNumber = z.string().regex(/^\+[1-9][0-9]{6,14}$/, 'must be a phone number in E.164 format, such as +13214567890');
 const tagName = z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters');
 const idList = (what: string) =>
