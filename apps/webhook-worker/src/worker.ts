@@ -7,8 +7,8 @@
  * workers can run, and a killed one loses nothing (its leases expire; the messages are sent again
  * — at least once, deduplicated by receivers on the event id).
  */
-import { newId, resolveWebhookDestination, webhookHeaders, WebhookUrlError, type TWebhookSigner } from '@latchkey/crypto';
-import { webhookBodyOf, webhookDeliveryRepository, type TAttemptOutcome, type TClaimedWebhookMessage, type TDatabase, type TWebhookWakeup } from '@latchkey/persistence';
+import { newId, resolveWebhookDestination, webhookHeaders, WebhookUrlError, type TWebhookDestination, type TWebhookSigner } from '@latchkey/crypto';
+import { webhookBodyOf, webhookDeliveryRepository, type TAfterRun, type TAttemptOutcome, type TClaimedWebhookMessage, type TDatabase, type TRecordEntry, type TWebhookWakeup } from '@latchkey/persistence';
 import type { Logger } from 'pino';
 import type { TWebhookConfig } from './config.js';
 import { decideOutcome, type TAttemptResult } from './retry-policy.js';
@@ -16,11 +16,35 @@ import { createSender, type TSender } from './send-webhook.js';
 
 const FANOUT_BATCH = 500;
 /**
- * Deliveries one endpoint may chain before its slot goes back to the claim, which serves the
- * oldest due heads first: with more busy endpoints than slots, a long queue must not keep others waiting.
+ * Messages of one endpoint claimed together and sent one after the other, recorded in one
+ * statement: the database's round trip is paid once per run instead of once per delivery. A
+ * worker killed mid-run has all of the run sent again (at least once).
  */
-const MAX_CHAIN = 32;
+export const RUN_LENGTH = 64;
+/**
+ * How long, and for how many runs, one endpoint may keep a slot by chaining runs before the slot
+ * goes back to the claim, which serves the oldest due heads first: with more busy endpoints than
+ * slots, a long queue must not keep others waiting.
+ */
+export const MAX_CHAIN = 4;
+const CHAIN_BUDGET_MS = 1_000;
+/** A run starts no attempt that could outlast its lease by less than this (clocks, the record's round trip). */
+const LEASE_MARGIN_MS = 1_000;
 const PRUNE_EVERY_MS = 3_600_000;
+
+type TDestinationResult = { destination: TWebhookDestination } | { failed: TAttemptResult };
+
+/** Claimed messages (in id order) as runs: one per endpoint, in queue order. */
+function byEndpoint(claimed: readonly TClaimedWebhookMessage[]): TClaimedWebhookMessage[][] {
+  const runs = new Map<string, TClaimedWebhookMessage[]>();
+  for (const m of claimed) {
+    const key = `${m.organizationId}\u0000${m.endpointId}`;
+    const run = runs.get(key);
+    if (run) run.push(m);
+    else runs.set(key, [m]);
+  }
+  return [...runs.values()];
+}
 
 export interface TWebhookWorkerOptions {
   db: TDatabase;
@@ -95,9 +119,9 @@ export function createWebhookWorker(o: TWebhookWorkerOptions): TWebhookWorker {
           }
           const free = o.config.concurrency - inFlight;
           if (free > 0 && running) {
-            const claimed = await repo.claim(free, o.config.leaseMs);
-            for (const m of claimed) launch(m);
-            if (claimed.length === free) again = true;
+            const runs = byEndpoint(await repo.claim(free, o.config.leaseMs, RUN_LENGTH));
+            for (const run of runs) launch(run);
+            if (runs.length === free) again = true;
           }
         } while (again && running);
         if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
@@ -117,10 +141,10 @@ export function createWebhookWorker(o: TWebhookWorkerOptions): TWebhookWorker {
     })();
   }
 
-  function launch(m: TClaimedWebhookMessage): void {
+  function launch(run: TClaimedWebhookMessage[]): void {
     inFlight++;
-    const p = deliver(m)
-      .catch((err: unknown) => log.error({ err, eventId: m.eventId }, 'webhook delivery could not be recorded; its lease will expire and it will be sent again'))
+    const p = deliver(run)
+      .catch((err: unknown) => log.error({ err, eventIds: run.map((m) => m.eventId) }, 'webhook deliveries could not be recorded; their lease will expire and they will be sent again'))
       .finally(() => {
         inFlight--;
         flights.delete(p);
@@ -130,62 +154,84 @@ export function createWebhookWorker(o: TWebhookWorkerOptions): TWebhookWorker {
   }
 
   /**
-   * Delivers a claimed message and, while its endpoint's next message is due, that one too: the
-   * record of one attempt claims the next head in the same statement (head-only claiming, without
-   * a round trip and a scan per delivery).
+   * Delivers a claimed run of one endpoint, one message after the other, and records it in one
+   * statement, which also claims the endpoint's next run while the queue is finished up to it.
+   * The run stops early at a retry (the messages behind wait for it: order), when stopping, and
+   * before an attempt that could outlast the lease; what it did not attempt is put back.
    */
-  async function deliver(first: TClaimedWebhookMessage): Promise<void> {
-    let m: TClaimedWebhookMessage | null = first;
-    for (let chained = 1; m; chained++) {
-      const started = Date.now();
-      let outcome: TAttemptOutcome;
-      if (m.url === null) {
-        outcome = { kind: 'dead', statusCode: null, error: 'endpoint deleted' };
-      } else if (!m.endpointActive) {
-        outcome = { kind: 'dead', statusCode: null, error: 'endpoint inactive' };
-      } else {
-        outcome = decideOutcome(m.attempt, await attempt(m, m.url), o.config, Date.now(), o.random);
+  async function deliver(first: TClaimedWebhookMessage[]): Promise<void> {
+    let run = first;
+    const slotTakenAt = Date.now();
+    for (let chained = 1; run.length > 0; chained++) {
+      const claimedAt = Date.now();
+      const entries: TRecordEntry[] = [];
+      let destination: Promise<TDestinationResult> | undefined;
+      let n = 0;
+      while (n < run.length) {
+        if (n > 0 && (!running || Date.now() + o.config.timeoutMs > claimedAt + o.config.leaseMs - LEASE_MARGIN_MS)) break;
+        const m = run[n++]!;
+        const started = Date.now();
+        let outcome: TAttemptOutcome;
+        if (m.url === null) {
+          outcome = { kind: 'dead', statusCode: null, error: 'endpoint deleted' };
+        } else if (!m.endpointActive) {
+          outcome = { kind: 'dead', statusCode: null, error: 'endpoint inactive' };
+        } else {
+          // Resolved and checked once per run (the URL is the same for all of it; a run lasts less than a lease).
+          destination ??= resolve(m.url);
+          outcome = decideOutcome(m.attempt, await attempt(m, await destination, started + o.config.timeoutMs), o.config, Date.now(), o.random);
+        }
+        entries.push({ m, outcome, latencyMs: Date.now() - started });
+        if (outcome.kind === 'retry') break;
       }
-      const latencyMs = Date.now() - started;
-      const recorded: { held: boolean; next: TClaimedWebhookMessage | null } = !running
-        ? { held: await repo.record(m, outcome, latencyMs), next: null }
-        : chained < MAX_CHAIN
-          ? await repo.recordAndClaimNext(m, outcome, latencyMs, o.config.leaseMs)
-          : { held: await repo.recordAndYield(m, outcome, latencyMs), next: null };
-      const { held, next } = recorded;
-      const fields = { eventId: m.eventId, endpointId: m.endpointId, attempt: m.attempt, outcome: outcome.kind, statusCode: outcome.statusCode, latencyMs };
-      if (!held) log.warn(fields, 'webhook claim was taken over before this attempt was recorded');
-      else if (outcome.kind === 'dead') log.warn({ ...fields, error: outcome.error }, 'webhook event dead-lettered');
-      else if (outcome.kind === 'retry') log.info({ ...fields, error: outcome.error, retryInMs: outcome.retryInMs }, 'webhook delivery will be retried');
-      else log.debug(fields, 'webhook delivered');
-      if (held && outcome.kind === 'retry') wakeIn(outcome.retryInMs);
-      m = next;
+      const released = run.slice(n);
+      const finished = released.length === 0 && entries.every((e) => e.outcome.kind !== 'retry');
+      const mayChain = chained < MAX_CHAIN && Date.now() - slotTakenAt < CHAIN_BUDGET_MS;
+      const then: TAfterRun = !running || !finished ? null : mayChain ? { claimNext: { leaseMs: o.config.leaseMs, runLength: RUN_LENGTH } } : { yieldNext: true };
+      const { held, next } = await repo.recordRun(entries, released, then);
+      if (held < entries.length) log.warn({ endpointId: run[0]!.endpointId, attempts: entries.length, held }, 'webhook claims were taken over before these attempts were recorded');
+      for (const { m, outcome, latencyMs } of entries) {
+        const fields = { eventId: m.eventId, endpointId: m.endpointId, attempt: m.attempt, outcome: outcome.kind, statusCode: outcome.statusCode, latencyMs };
+        if (outcome.kind === 'dead') log.warn({ ...fields, error: outcome.error }, 'webhook event dead-lettered');
+        else if (outcome.kind === 'retry') {
+          log.info({ ...fields, error: outcome.error, retryInMs: outcome.retryInMs }, 'webhook delivery will be retried');
+          wakeIn(outcome.retryInMs);
+        } else log.debug(fields, 'webhook delivered');
+      }
+      run = next;
     }
   }
 
   /**
-   * Resolves and checks the URL now (not at creation only), signs for this instant, sends. The
-   * timeout bounds the whole attempt, name resolution included, so an attempt never outlives its lease.
+   * Resolves and checks the URL now (not at creation only), within the attempt timeout. A failure
+   * is the attempt result of every message of the run that reaches it.
    */
-  async function attempt(m: TClaimedWebhookMessage, url: string): Promise<TAttemptResult> {
-    const deadline = Date.now() + o.config.timeoutMs;
-    let destination;
+  async function resolve(url: string): Promise<TDestinationResult> {
     let timer: NodeJS.Timeout | undefined;
     try {
       const timedOut = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`resolving the endpoint's host timed out after ${o.config.timeoutMs} ms`)), o.config.timeoutMs);
       });
-      destination = await Promise.race([resolveWebhookDestination(url, { allowInsecure: o.config.allowInsecureUrls }), timedOut]);
+      return { destination: await Promise.race([resolveWebhookDestination(url, { allowInsecure: o.config.allowInsecureUrls }), timedOut]) };
     } catch (e) {
       // A name that does not resolve may resolve later; a refused destination will not change by itself.
-      if (e instanceof WebhookUrlError && e.reason !== 'UNRESOLVABLE') return { refused: e.message };
-      return { error: e instanceof Error ? e.message : String(e) };
+      if (e instanceof WebhookUrlError && e.reason !== 'UNRESOLVABLE') return { failed: { refused: e.message } };
+      return { failed: { error: e instanceof Error ? e.message : String(e) } };
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * Signs for this instant and sends to the checked address (or reports why there is none). The
+   * timeout bounds the whole attempt, the name resolution of a run's first one included, so an
+   * attempt never outlives its lease.
+   */
+  async function attempt(m: TClaimedWebhookMessage, d: TDestinationResult, deadline: number): Promise<TAttemptResult> {
+    if ('failed' in d) return d.failed;
     const signer = await o.signer();
     const headers = webhookHeaders({ signer, timestampMs: Date.now(), eventId: m.eventId, body: m.body, eventType: m.eventType, organizationId: m.organizationId });
-    return sender.send(destination, headers, m.body, { waitMs: Math.max(1, deadline - Date.now()), timeoutMs: o.config.timeoutMs });
+    return sender.send(d.destination, headers, m.body, { waitMs: Math.max(1, deadline - Date.now()), timeoutMs: o.config.timeoutMs });
   }
 
   return {

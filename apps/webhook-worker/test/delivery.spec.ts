@@ -21,7 +21,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWebhookConfig, type TWebhookConfig } from '../src/config.js';
 import { createSignerCache } from '../src/signer-cache.js';
-import { createWebhookWorker } from '../src/worker.js';
+import { createWebhookWorker, MAX_CHAIN, RUN_LENGTH } from '../src/worker.js';
 import { appendEvents, createEndpoint, createOrganization, header, jwksVerificationKeys, openWorld, startReceiver, waitFor, type TReceiver, type TWorld } from './helpers.js';
 
 let w: TWorld;
@@ -116,6 +116,21 @@ describe('webhook delivery', () => {
     expect(log.every((l) => l.latencyMs >= 0)).toBe(true);
   });
 
+  it('a retry in the middle of a queue holds back what is behind it: order kept, nothing attempted twice but the failed one', async () => {
+    await createOrganization(w.db, 'org-mid');
+    const endpointId = await createEndpoint(w.db, 'org-mid', receiver.url('/mid'));
+    // The third request (act-mid-2's first attempt) fails once.
+    receiver.answer('/mid', (n) => ({ status: n === 2 ? 503 : 200 }));
+    await appendEvents(w.db, Array.from({ length: 10 }, (_, i) => ({ organizationId: 'org-mid', activityId: `act-mid-${i}` })));
+    await withWorker(async () => {
+      await waitFor('all delivered', async () => (await webhookDeliveryRepository(w.db).messages('org-mid', endpointId, 'delivered')).length === 10);
+    });
+    expect(receiver.at('/mid').map((r) => bodyOf(r)['id'])).toEqual(['act-mid-0', 'act-mid-1', 'act-mid-2', ...Array.from({ length: 8 }, (_, i) => `act-mid-${i + 2}`)]);
+    const messages = await webhookDeliveryRepository(w.db).messages('org-mid', endpointId);
+    expect(messages.map((m) => m.attempts)).toEqual([1, 1, 2, 1, 1, 1, 1, 1, 1, 1]);
+    expect((await webhookDeliveryRepository(w.db).log('org-mid', endpointId)).length).toBe(11);
+  });
+
   it('400: one attempt, final', async () => {
     await createOrganization(w.db, 'org-400');
     const endpointId = await createEndpoint(w.db, 'org-400', receiver.url('/bad'));
@@ -168,17 +183,18 @@ describe('webhook delivery', () => {
     await createOrganization(w.db, 'org-short');
     await createEndpoint(w.db, 'org-long', receiver.url('/long'));
     await createEndpoint(w.db, 'org-short', receiver.url('/short'));
-    await appendEvents(w.db, [...Array.from({ length: 100 }, (_, i) => ({ organizationId: 'org-long', activityId: `long-${i}` })), { organizationId: 'org-short', activityId: 'short-0' }]);
+    const long = MAX_CHAIN * RUN_LENGTH + 50;
+    await appendEvents(w.db, [...Array.from({ length: long }, (_, i) => ({ organizationId: 'org-long', activityId: `long-${i}` })), { organizationId: 'org-short', activityId: 'short-0' }]);
     await withWorker(
       async () => {
-        await waitFor('both queues', () => receiver.at('/long').length === 100 && receiver.at('/short').length === 1);
+        await waitFor('both queues', () => receiver.at('/long').length === long && receiver.at('/short').length === 1);
       },
       { concurrency: 1 },
     );
     const order = receiver.received.filter((r) => r.path === '/long' || r.path === '/short').map((r) => r.path);
-    // One slot: the long queue chains at most 32 deliveries, then yields to the short queue's head.
+    // One slot: the long queue chains at most MAX_CHAIN runs, then yields to the short queue's head.
     expect(order.indexOf('/short')).toBeGreaterThan(0);
-    expect(order.indexOf('/short')).toBeLessThanOrEqual(32);
+    expect(order.indexOf('/short')).toBeLessThanOrEqual(MAX_CHAIN * RUN_LENGTH);
   });
 
   it('delivers to the legacy FEATURE_NAME_WEBHOOK URL, signed the same way', async () => {

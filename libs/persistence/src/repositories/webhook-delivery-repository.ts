@@ -5,13 +5,16 @@
  *    with marking the event processed (so an event is queued once or not at all). One worker at a
  *    time fans out (a transaction-scoped advisory lock; the others skip it), which makes message ids
  *    follow the order events became visible: the per-endpoint delivery order.
- * 2. **Claim** takes only the head of each endpoint's queue (its lowest unfinished message), so an
- *    endpoint has at most one delivery in flight and a slow or failing endpoint holds up nobody
- *    else. FOR UPDATE SKIP LOCKED lets any number of workers claim side by side; a claim is a lease,
- *    taken over when it expires (a worker killed mid-delivery).
- * 3. **Record** writes the attempt to the log and moves the message on — delivered, due again, or
- *    dead — but only while the claim is still this worker's (its attempt number), so a late answer
- *    cannot overwrite a takeover.
+ * 2. **Claim** takes the head of each endpoint's queue (its lowest unfinished message) with the
+ *    run queued behind it, which one worker sends one after the other: an endpoint has at most one
+ *    delivery in flight, and a slow or failing endpoint holds up nobody else. FOR UPDATE SKIP
+ *    LOCKED lets any number of workers claim side by side; a claim is a lease, taken over when it
+ *    expires (a worker killed mid-delivery: its whole run is sent again — at least once).
+ * 3. **Record** writes a run's attempts to the log and moves its messages on — delivered, due
+ *    again, or dead — but only while each claim is still this worker's (its attempt number), so a
+ *    late answer cannot overwrite a takeover; in the same statement it claims the endpoint's next
+ *    run. One round trip per run, not per delivery: what lets one endpoint's sequential deliveries
+ *    go at the speed of the receiver rather than of the database.
  */
 import type { TDatabase } from '../database.js';
 
@@ -106,77 +109,127 @@ function claimedProjection(p: string, f: string): string {
    LEFT JOIN organization_features f ON c.endpoint_id = ${p} || c.organization_id AND f.organization_id = c.organization_id AND f.name = ${f} AND f.value <> ''`;
 }
 
+/** One attempt of a run, as the worker decided it. */
+export interface TRecordEntry {
+  m: TClaimedWebhookMessage;
+  outcome: TAttemptOutcome;
+  latencyMs: number;
+}
+
+/**
+ * What to do after recording a run: claim the endpoint's next run (up to `runLength` messages for
+ * `leaseMs`), yield the endpoint's next message to the other due heads, or nothing.
+ */
+export type TAfterRun = { claimNext: { leaseMs: number; runLength: number } } | { yieldNext: true } | null;
+
+/** Whether a queued message may be claimed now: pending and due, or claimed under a lease that ran out. */
+const CLAIMABLE = `((q.status = 'pending' AND q.next_attempt_at <= now()) OR (q.status = 'delivering' AND q.lease_until <= now()))`;
+
+/**
+ * The run behind message `after` of an endpoint: the next `limit` unfinished messages in queue
+ * order, cut at the first one that may not be claimed now, so a run never skips a message (order
+ * is per endpoint). `o`, `e`, `after`: SQL expressions of the organization, the endpoint, the id.
+ */
+function runBehind(o: string, e: string, after: string, limit: string): string {
+  return `SELECT s.id FROM (
+      SELECT c.id, bool_and(c.claimable) OVER (ORDER BY c.id) AS ok FROM (
+        SELECT q.id, ${CLAIMABLE} AS claimable FROM webhook_messages q
+        WHERE q.organization_id = ${o} AND q.endpoint_id = ${e} AND q.id > ${after} AND q.status IN ('pending', 'delivering')
+        ORDER BY q.id LIMIT ${limit}
+      ) c
+    ) s WHERE s.ok`;
+}
+
 type TClaimedRow = Omit<TClaimedWebhookMessage, 'id'> & { id: string };
 const toClaimed = (r: TClaimedRow): TClaimedWebhookMessage => ({ ...r, id: BigInt(r.id) });
 
 export function webhookDeliveryRepository(db: TDatabase) {
   /**
-   * One statement: the attempt's log entry, the message's move (if the claim is still ours) and,
-   * with `chainLeaseMs`, the claim of the endpoint's next head. The next head is the lowest
-   * unfinished message other than this one, found without a lock; the UPDATE that claims it waits
-   * for its row and re-checks that it is due, so a head another worker took meanwhile is left alone.
+   * One statement for a run of one endpoint: the log entry of each attempt, each message's move
+   * (where the claim is still ours: its attempt number), the messages of the run not attempted put
+   * back as they were, and then — only when every attempt was held and finished the message —
+   * the claim of the endpoint's next run, or the yield of its next message. The next run starts
+   * after the run's last message: the index scan then skips the entries of every message finished
+   * before (dead entries of the partial queue index until vacuum, each a heap visit), which made
+   * each delivery cost more as the endpoint's history grew. A message redelivered later (older
+   * id) is found by the claim's head scan instead.
    */
-  async function recordAttempt(m: TClaimedWebhookMessage, outcome: TAttemptOutcome, latencyMs: number, then: { claimNextForMs: number } | { yieldNext: true } | null): Promise<{ held: boolean; next: TClaimedWebhookMessage | null }> {
-    const chainLeaseMs = then && 'claimNextForMs' in then ? then.claimNextForMs : null;
+  async function recordRun(entries: readonly TRecordEntry[], released: readonly TClaimedWebhookMessage[], then: TAfterRun): Promise<{ held: number; next: TClaimedWebhookMessage[] }> {
+    const claimNext = then && 'claimNext' in then ? then.claimNext : null;
     const yieldNext = then !== null && 'yieldNext' in then;
-    const status: TWebhookMessageStatus = outcome.kind === 'retry' ? 'pending' : outcome.kind;
-    const retryMs = outcome.kind === 'retry' ? Math.max(0, Math.round(outcome.retryInMs)) : null;
-    const error = outcome.kind === 'delivered' ? null : outcome.error;
+    const col = <T>(f: (e: TRecordEntry) => T) => entries.map(f);
     const { rows } = await db.sql.query<{ held: string } & Partial<TClaimedRow>>(
-      `WITH moved AS (
-         UPDATE webhook_messages
-         SET status = $3, lease_until = NULL, last_status_code = $4, last_error = $5, updated_at = now(),
-             next_attempt_at = CASE WHEN $6::bigint IS NULL THEN next_attempt_at ELSE now() + $6::bigint * interval '1 millisecond' END,
-             delivered_at = CASE WHEN $3 = 'delivered' THEN now() END
-         WHERE id = $1 AND attempts = $2 AND status = 'delivering'
-         RETURNING id, organization_id, endpoint_id, status
+      `WITH r AS (
+         SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::int[], $5::text[], $6::bigint[], $7::int[], $8::text[], $9::text[], $10::text[])
+           AS r(id, attempt, status, status_code, error, retry_ms, latency_ms, organization_id, endpoint_id, event_id)
+       ), moved AS (
+         UPDATE webhook_messages q
+         SET status = r.status, lease_until = NULL, last_status_code = r.status_code, last_error = r.error, updated_at = now(),
+             next_attempt_at = CASE WHEN r.retry_ms IS NULL THEN q.next_attempt_at ELSE now() + r.retry_ms * interval '1 millisecond' END,
+             delivered_at = CASE WHEN r.status = 'delivered' THEN now() END
+         FROM r WHERE q.id = r.id AND q.attempts = r.attempt AND q.status = 'delivering'
+         RETURNING q.id, q.organization_id, q.endpoint_id, q.status
        ), logged AS (
          INSERT INTO webhook_delivery_attempts (organization_id, endpoint_id, message_id, event_id, attempt, status_code, latency_ms, error, next_attempt_at)
-         VALUES ($7, $8, $1, $9, $2, $4, $10, $5, CASE WHEN $6::bigint IS NULL THEN NULL ELSE now() + $6::bigint * interval '1 millisecond' END)
+         SELECT r.organization_id, r.endpoint_id, r.id, r.event_id, r.attempt, r.status_code, r.latency_ms, r.error,
+                CASE WHEN r.retry_ms IS NULL THEN NULL ELSE now() + r.retry_ms * interval '1 millisecond' END
+         FROM r
          RETURNING 1
+       ), released AS (
+         -- Claimed, not attempted: as before the claim (the attempt was counted when claimed).
+         UPDATE webhook_messages q SET status = 'pending', attempts = q.attempts - 1, lease_until = NULL, updated_at = now()
+         FROM unnest($11::bigint[], $12::int[]) AS x(id, attempt)
+         WHERE q.id = x.id AND q.attempts = x.attempt AND q.status = 'delivering'
+         RETURNING 1
+       ), last AS (
+         SELECT organization_id, endpoint_id, max(id) AS id FROM moved
+         WHERE $13::int IS NOT NULL OR $14::boolean
+         GROUP BY organization_id, endpoint_id
+         HAVING count(*) = $15 AND bool_and(status IN ('delivered', 'dead'))
        ), nxt AS (
-         -- The finished message was its endpoint's head, so the next one has a greater id: starting the
-         -- index scan there skips the entries of every message delivered before (dead index entries
-         -- of the partial queue index until vacuum, each a heap visit), which made each delivery cost
-         -- more as the endpoint's history grew. A message redelivered later (older id) is found by
-         -- the claim's head scan instead.
-         SELECT q.id FROM webhook_messages q JOIN moved ON q.organization_id = moved.organization_id AND q.endpoint_id = moved.endpoint_id
-         WHERE ($11::bigint IS NOT NULL OR $14::boolean) AND moved.status IN ('delivered', 'dead') AND q.id > moved.id AND q.status IN ('pending', 'delivering')
-         ORDER BY q.id LIMIT 1
+         SELECT n.id FROM last CROSS JOIN LATERAL (${runBehind('last.organization_id', 'last.endpoint_id', 'last.id', 'COALESCE($13::int, 1)')}) n
        ), yielded AS (
          -- Due from now on: behind every head that was already due (the claim serves the oldest due first).
          UPDATE webhook_messages q SET next_attempt_at = now()
-         FROM nxt WHERE $14::boolean AND q.id = nxt.id AND q.status = 'pending' AND q.next_attempt_at < now()
+         FROM (SELECT min(id) AS id FROM nxt) n
+         WHERE $14::boolean AND q.id = n.id AND q.status = 'pending' AND q.next_attempt_at < now()
          RETURNING 1
        ), claimed AS (
+         -- The UPDATE waits for each row and re-checks it, so a message another worker took meanwhile is left alone.
          UPDATE webhook_messages q
-         SET status = 'delivering', attempts = q.attempts + 1, lease_until = now() + $11::bigint * interval '1 millisecond', updated_at = now()
+         SET status = 'delivering', attempts = q.attempts + 1, lease_until = now() + $16::bigint * interval '1 millisecond', updated_at = now()
          FROM nxt
-         WHERE $11::bigint IS NOT NULL AND q.id = nxt.id AND ((q.status = 'pending' AND q.next_attempt_at <= now()) OR (q.status = 'delivering' AND q.lease_until <= now()))
+         WHERE $13::int IS NOT NULL AND q.id = nxt.id AND ${CLAIMABLE}
          RETURNING q.id, q.organization_id, q.endpoint_id, q.event_id, q.event_type, q.body, q.attempts
        )
-       SELECT (SELECT count(*) FROM moved) AS held, (SELECT count(*) FROM logged) AS logged, ${claimedProjection('$12', '$13')}
-       RIGHT JOIN (SELECT 1) one ON true`,
+       SELECT (SELECT count(*) FROM moved) AS held, (SELECT count(*) FROM logged) AS logged, (SELECT count(*) FROM released) AS released,
+              (SELECT count(*) FROM yielded) AS yielded, ${claimedProjection('$17', '$18')}
+       RIGHT JOIN (SELECT 1) one ON true
+       ORDER BY c.id`,
       [
-        m.id.toString(),
-        m.attempt,
-        status,
-        outcome.statusCode,
-        error,
-        retryMs,
-        m.organizationId,
-        m.endpointId,
-        m.eventId,
-        Math.max(0, Math.round(latencyMs)),
-        chainLeaseMs,
+        col((e) => e.m.id.toString()),
+        col((e) => e.m.attempt),
+        col((e) => (e.outcome.kind === 'retry' ? 'pending' : e.outcome.kind)),
+        col((e) => e.outcome.statusCode),
+        col((e) => (e.outcome.kind === 'delivered' ? null : e.outcome.error)),
+        col((e) => (e.outcome.kind === 'retry' ? Math.max(0, Math.round(e.outcome.retryInMs)) : null)),
+        col((e) => Math.max(0, Math.round(e.latencyMs))),
+        col((e) => e.m.organizationId),
+        col((e) => e.m.endpointId),
+        col((e) => e.m.eventId),
+        released.map((m) => m.id.toString()),
+        released.map((m) => m.attempt),
+        claimNext?.runLength ?? null,
+        yieldNext,
+        entries.length,
+        claimNext?.leaseMs ?? null,
         LEGACY_ENDPOINT_PREFIX,
         LEGACY_WEBHOOK_FEATURE,
-        yieldNext,
       ],
       'webhook_record',
     );
-    const r = rows[0];
-    return { held: r?.held === '1', next: r?.id != null ? toClaimed(r as TClaimedRow) : null };
+    const held = Number(rows[0]?.held ?? 0);
+    return { held, next: rows.filter((r) => r.id != null).map((r) => toClaimed(r as TClaimedRow)) };
   }
 
   return {
@@ -268,9 +321,10 @@ export function webhookDeliveryRepository(db: TDatabase) {
 
     /**
      * Claims up to `limit` due heads of endpoint queues for `leaseMs` (see 2. above), longest due
-     * first; each claim counts as an attempt.
+     * first, each with the run of up to `runLength - 1` messages queued behind it (sent one after
+     * the other by one worker); each claimed message counts as an attempt. Returned in id order.
      */
-    async claim(limit: number, leaseMs: number): Promise<TClaimedWebhookMessage[]> {
+    async claim(limit: number, leaseMs: number, runLength = 1): Promise<TClaimedWebhookMessage[]> {
       const { rows } = await db.sql.query<TClaimedRow>(
         // The heads by a loose index scan of webhook_messages_queue_idx: one index probe per
         // endpoint with unfinished messages, however long each queue is (DISTINCT ON would read
@@ -287,20 +341,24 @@ export function webhookDeliveryRepository(db: TDatabase) {
              ORDER BY organization_id, endpoint_id, id LIMIT 1
            ) n
          ), due AS (
-           SELECT m.id FROM webhook_messages m JOIN heads h ON h.id = m.id
-           WHERE (m.status = 'pending' AND m.next_attempt_at <= now()) OR (m.status = 'delivering' AND m.lease_until <= now())
-           ORDER BY m.next_attempt_at, m.id
+           SELECT q.id, q.organization_id, q.endpoint_id FROM webhook_messages q JOIN heads h ON h.id = q.id
+           WHERE ${CLAIMABLE}
+           ORDER BY q.next_attempt_at, q.id
            LIMIT $1
-           FOR UPDATE OF m SKIP LOCKED
+           FOR UPDATE OF q SKIP LOCKED
+         ), run AS (
+           SELECT id FROM due
+           UNION ALL
+           SELECT t.id FROM due CROSS JOIN LATERAL (${runBehind('due.organization_id', 'due.endpoint_id', 'due.id', '$5::int - 1')}) t
          ), claimed AS (
-           UPDATE webhook_messages m
-           SET status = 'delivering', attempts = m.attempts + 1, lease_until = now() + $2 * interval '1 millisecond', updated_at = now()
-           FROM due WHERE m.id = due.id
-           RETURNING m.id, m.organization_id, m.endpoint_id, m.event_id, m.event_type, m.body, m.attempts
+           UPDATE webhook_messages q
+           SET status = 'delivering', attempts = q.attempts + 1, lease_until = now() + $2 * interval '1 millisecond', updated_at = now()
+           FROM run WHERE q.id = run.id AND ${CLAIMABLE}
+           RETURNING q.id, q.organization_id, q.endpoint_id, q.event_id, q.event_type, q.body, q.attempts
          )
          SELECT ${claimedProjection('$3', '$4')}
          ORDER BY c.id`,
-        [limit, leaseMs, LEGACY_ENDPOINT_PREFIX, LEGACY_WEBHOOK_FEATURE],
+        [limit, leaseMs, LEGACY_ENDPOINT_PREFIX, LEGACY_WEBHOOK_FEATURE, Math.max(1, runLength)],
         'webhook_claim',
       );
       return rows.map(toClaimed);
@@ -312,26 +370,20 @@ export function webhookDeliveryRepository(db: TDatabase) {
      * the attempt is logged all the same.
      */
     async record(m: TClaimedWebhookMessage, outcome: TAttemptOutcome, latencyMs: number): Promise<boolean> {
-      return (await recordAttempt(m, outcome, latencyMs, null)).held;
+      return (await recordRun([{ m, outcome, latencyMs }], [], null)).held === 1;
     },
 
     /**
-     * `record`, and when the message is finished its endpoint's next message becomes due only now,
-     * behind the heads of other endpoints that were due already: how a worker that chained many
-     * deliveries for one endpoint hands its slot to the others.
+     * Records a run of one endpoint in one statement (see 3. above): `entries`, the attempts made,
+     * in queue order; `released`, the messages of the run not attempted (the run stopped at a
+     * retry, or to stay inside its lease), queued again as they were. Then, when every attempt
+     * was held and finished its message, `then` claims the endpoint's next run (a busy endpoint's
+     * queue costs one round trip per run, and no scan of every endpoint's head) or yields its next
+     * message behind the heads of other endpoints that were due already (how a worker that chained
+     * many runs for one endpoint hands its slot to the others). Returns how many attempts were
+     * still ours to record, and the next run's messages.
      */
-    async recordAndYield(m: TClaimedWebhookMessage, outcome: TAttemptOutcome, latencyMs: number): Promise<boolean> {
-      return (await recordAttempt(m, outcome, latencyMs, { yieldNext: true })).held;
-    },
-
-    /**
-     * `record`, and when the message is finished (delivered or dead) claims its endpoint's next
-     * head if it is due, in the same statement: a busy endpoint's queue then costs one round trip
-     * per delivery instead of two, and no scan of every endpoint's head.
-     */
-    async recordAndClaimNext(m: TClaimedWebhookMessage, outcome: TAttemptOutcome, latencyMs: number, leaseMs: number): Promise<{ held: boolean; next: TClaimedWebhookMessage | null }> {
-      return recordAttempt(m, outcome, latencyMs, { claimNextForMs: leaseMs });
-    },
+    recordRun,
 
     /**
      * Queues messages again with a fresh attempt budget, due now: one event (any status but in

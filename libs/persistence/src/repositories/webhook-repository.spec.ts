@@ -175,20 +175,86 @@ describe('the queue', () => {
     await fanOutAll();
     const repo = webhookDeliveryRepository(db);
     const first = (await repo.claim(100, 30_000)).find((m) => m.endpointId === e.endpointId)!;
-    const idOf = (m: { body: Buffer } | null) => (m ? (JSON.parse(m.body.toString()) as { id: string }).id : null);
+    const ids = (ms: readonly { body: Buffer }[]) => ms.map((m) => (JSON.parse(m.body.toString()) as { id: string }).id);
+    const next = { claimNext: { leaseMs: 30_000, runLength: 1 } };
     // A retry keeps the head: nothing chained.
-    const retried = await repo.recordAndClaimNext(first, { kind: 'retry', statusCode: 500, error: 'HTTP 500', retryInMs: 0 }, 1, 30_000);
-    expect(retried).toEqual({ held: true, next: null });
+    const retried = await repo.recordRun([{ m: first, outcome: { kind: 'retry', statusCode: 500, error: 'HTTP 500', retryInMs: 0 }, latencyMs: 1 }], [], next);
+    expect(retried).toEqual({ held: 1, next: [] });
     const again = (await repo.claim(100, 30_000)).find((m) => m.endpointId === e.endpointId)!;
-    expect([idOf(again), again.attempt]).toEqual(['c1', 2]);
-    const chained = await repo.recordAndClaimNext(again, { kind: 'delivered', statusCode: 200 }, 1, 30_000);
-    expect([chained.held, idOf(chained.next), chained.next?.attempt, chained.next?.url]).toEqual([true, 'c2', 1, 'https://hooks.example.com/o-chain']);
+    expect([ids([again]), again.attempt]).toEqual([['c1'], 2]);
+    const chained = await repo.recordRun([{ m: again, outcome: { kind: 'delivered', statusCode: 200 }, latencyMs: 1 }], [], next);
+    expect([chained.held, ids(chained.next), chained.next[0]?.attempt, chained.next[0]?.url]).toEqual([1, ['c2'], 1, 'https://hooks.example.com/o-chain']);
     // While c2 is in flight, a claim finds nothing of this endpoint.
     expect((await repo.claim(100, 30_000)).filter((m) => m.endpointId === e.endpointId)).toEqual([]);
-    const last = await repo.recordAndClaimNext(chained.next!, { kind: 'dead', statusCode: 400, error: 'HTTP 400' }, 1, 30_000);
-    expect(idOf(last.next)).toBe('c3');
-    expect(await repo.recordAndClaimNext(last.next!, { kind: 'delivered', statusCode: 200 }, 1, 30_000)).toEqual({ held: true, next: null });
+    const last = await repo.recordRun([{ m: chained.next[0]!, outcome: { kind: 'dead', statusCode: 400, error: 'HTTP 400' }, latencyMs: 1 }], [], next);
+    expect(ids(last.next)).toEqual(['c3']);
+    expect(await repo.recordRun([{ m: last.next[0]!, outcome: { kind: 'delivered', statusCode: 200 }, latencyMs: 1 }], [], next)).toEqual({ held: 1, next: [] });
     expect((await repo.messages('o-chain', e.endpointId)).map((m) => m.status)).toEqual(['delivered', 'dead', 'delivered']);
+  });
+
+  it('claims runs in queue order, records one in a statement, puts back what was not attempted', async () => {
+    await org('o-run');
+    const e = await endpoint('o-run');
+    for (const a of ['r1', 'r2', 'r3', 'r4', 'r5', 'r6']) await event('o-run', a);
+    await fanOutAll();
+    const repo = webhookDeliveryRepository(db);
+    const ids = (ms: readonly { body: Buffer }[]) => ms.map((m) => (JSON.parse(m.body.toString()) as { id: string }).id);
+    const mine = async (runLength: number) => (await repo.claim(100, 30_000, runLength)).filter((m) => m.endpointId === e.endpointId);
+    const run = await mine(4);
+    expect(ids(run)).toEqual(['r1', 'r2', 'r3', 'r4']);
+    expect(run.map((m) => m.attempt)).toEqual([1, 1, 1, 1]);
+    expect(await mine(4)).toEqual([]);
+    // r1 delivered, r2 to be retried: r3 and r4 were not attempted and go back as they were.
+    const r = await repo.recordRun(
+      [
+        { m: run[0]!, outcome: { kind: 'delivered', statusCode: 200 }, latencyMs: 3 },
+        { m: run[1]!, outcome: { kind: 'retry', statusCode: 503, error: 'HTTP 503', retryInMs: 0 }, latencyMs: 4 },
+      ],
+      run.slice(2),
+      null,
+    );
+    expect(r).toEqual({ held: 2, next: [] });
+    expect((await repo.messages('o-run', e.endpointId)).map((m) => [m.status, m.attempts])).toEqual([
+      ['delivered', 1],
+      ['pending', 1],
+      ['pending', 0],
+      ['pending', 0],
+      ['pending', 0],
+      ['pending', 0],
+    ]);
+    expect((await repo.log('o-run', e.endpointId)).map((l) => [l.eventId, l.attempt, l.statusCode]).sort()).toEqual(
+      [
+        [run[0]!.eventId, 1, 200],
+        [run[1]!.eventId, 1, 503],
+      ].sort(),
+    );
+    // The retried head leads the next run, the others behind it in order.
+    const second = await mine(3);
+    expect([ids(second), second.map((m) => m.attempt)]).toEqual([['r2', 'r3', 'r4'], [2, 1, 1]]);
+    // All finished: the record claims the rest of the queue as the next run.
+    const chained = await repo.recordRun(
+      second.map((m) => ({ m, outcome: { kind: 'delivered' as const, statusCode: 200 }, latencyMs: 1 })),
+      [],
+      { claimNext: { leaseMs: 30_000, runLength: 5 } },
+    );
+    expect([chained.held, ids(chained.next)]).toEqual([3, ['r5', 'r6']]);
+    // A stale record (attempt numbers no longer ours) holds nothing and chains nothing.
+    expect(await repo.recordRun(second.map((m) => ({ m, outcome: { kind: 'delivered' as const, statusCode: 200 }, latencyMs: 1 })), [], { claimNext: { leaseMs: 30_000, runLength: 5 } })).toEqual({ held: 0, next: [] });
+    await repo.recordRun(chained.next.map((m) => ({ m, outcome: { kind: 'delivered' as const, statusCode: 200 }, latencyMs: 1 })), [], null);
+    expect((await repo.messages('o-run', e.endpointId)).map((m) => m.status)).toEqual(Array(6).fill('delivered'));
+  });
+
+  it('takes over a whole run whose lease expired, in order', async () => {
+    await org('o-run-lease');
+    const e = await endpoint('o-run-lease');
+    for (const a of ['t1', 't2', 't3']) await event('o-run-lease', a);
+    await fanOutAll();
+    const repo = webhookDeliveryRepository(db);
+    const a = (await repo.claim(100, 1, 10)).filter((m) => m.endpointId === e.endpointId);
+    expect(a).toHaveLength(3);
+    await new Promise((r) => setTimeout(r, 20));
+    const b = (await repo.claim(100, 30_000, 10)).filter((m) => m.endpointId === e.endpointId);
+    expect(b.map((m) => [m.eventId, m.attempt])).toEqual(a.map((m) => [m.eventId, 2]));
   });
 
   it('takes over a claim whose lease expired', async () => {
