@@ -2,7 +2,7 @@
  * The public API: Turnkey's wire protocol. Routes only hand the raw request to the engine and
  * serialise what comes back; every rule lives in @latchkey/activity-engine.
  */
-import type { TEngine, TServerPublicKeys } from '@latchkey/activity-engine';
+import type { TAuthProxyRuntimeReader, TEngine, TServerPublicKeys } from '@latchkey/activity-engine';
 import type { TWebhookSigningKeyRepository } from '@latchkey/persistence';
 import { createHttpServer, type THttpServerOptions } from '@latchkey/http';
 import type { FastifyInstance } from 'fastify';
@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { registerPublicV1Routes } from './routes/public-v1.js';
 import { registerWellKnownRoute } from './routes/well-known.js';
 import { registerWebhookJwksRoute } from './routes/webhooks-jwks.js';
+import { registerAuthProxyInternalRoute } from './routes/auth-proxy-internal.js';
 
 export interface TPublicApiOptions {
   engine: TEngine;
@@ -22,6 +23,8 @@ export interface TPublicApiOptions {
   http?: Omit<THttpServerOptions, 'logger' | 'ready'>;
   /** The webhook signing keys, published at /public/v1/discovery/webhooks/jwks. */
   webhookKeys?: TWebhookSigningKeyRepository;
+  /** What the auth proxy process reads of its configs (`POST /internal/v1/auth_proxy_config`). */
+  authProxyRuntime?: TAuthProxyRuntimeReader;
 }
 
 export function buildPublicApi(o: TPublicApiOptions): FastifyInstance {
@@ -29,5 +32,6 @@ export function buildPublicApi(o: TPublicApiOptions): FastifyInstance {
   registerPublicV1Routes(app, o.engine);
   registerWellKnownRoute(app, o.serverKeys, o.issuer);
   if (o.webhookKeys) registerWebhookJwksRoute(app, o.webhookKeys);
+  if (o.authProxyRuntime) registerAuthProxyInternalRoute(app, o.authProxyRuntime);
   return app;
 }

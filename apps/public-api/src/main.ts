@@ -1,4 +1,5 @@
 /** Public API process: `node apps/public-api/dist/main.mjs` (started by `npm start`). */
+import { createAuthProxyRuntimeReader } from '@latchkey/activity-engine';
 import { loadServerPublicKeys, openPlatform } from '@latchkey/platform';
 import { parseConfig } from '@latchkey/domain';
 import { createLogger, serve } from '@latchkey/http';
@@ -14,6 +15,7 @@ try {
   const platform = await openPlatform(config, { logger });
   const serverKeys = await loadServerPublicKeys(platform.store);
   const app = buildPublicApi({ engine: platform.engine, serverKeys, logger, issuer: config.publicUrl, ready: () => platform.db.ping(), webhookKeys: webhookSigningKeyRepository(platform.db),
+    authProxyRuntime: createAuthProxyRuntimeReader(platform.store, platform.vault),
     http: { readiness: createReadiness(platform.db.sql), rateLimits: config.rateLimits, trustedProxies: config.trustedProxies } });
   const port = await serve(app, { service: 'public-api', host: config.host, port: config.publicApiPort, onClose: () => platform.close() });
   logger.info({ port }, 'public API ready');

@@ -408,7 +408,7 @@ describe('bad input is a 4xx that writes nothing', () => {
       });
     const first = await send();
     const wrong = await expectRefusedWithoutWrites(() => verify(first, first.code === '000000000' ? '111111111' : '000000000'), 400, 3, 'REQUEST_INVALID');
-    expect(wrong.message).toContain('invalid OTP code');
+    expect(wrong.message).toContain('Invalid OTP code');
     expect((await verify(first, first.code)).status).toBe(200);
     const reused = await expectRefusedWithoutWrites(() => verify(first, first.code), 400, 3, 'REQUEST_INVALID');
     expect(reused.message).toContain('already used');

@@ -335,7 +335,7 @@ describe('OTP by e-mail', () => {
 
     const first = await send();
     const wrong = await rejectionOf(verify(first.init, first.code === 'AAAAAAAAA' ? 'BBBBBBBBB' : 'AAAAAAAAA'));
-    expect(wrong.message).toContain('invalid OTP code');
+    expect(wrong.message).toContain('Invalid OTP code');
     expect(wrong.codes).toContain('REQUEST_INVALID');
     await verify(first.init, first.code);
     expect((await rejectionOf(verify(first.init, first.code))).message).toContain('already used');
@@ -381,7 +381,7 @@ describe('OTP by e-mail', () => {
     const code = codeFromMail(await smtp.waitForMessage((m) => m.to.includes(sub.email)));
     const wrongCode = code === 'AAAAAAAAA' ? 'BBBBBBBBB' : 'AAAAAAAAA';
     const verify = async (c: string) => root.verifyOtp({ otpId: init.otpId, encryptedOtpBundle: await encryptOtpCodeToBundle(c, init.otpEncryptionTargetBundle, client.publicKey, latchkey.bootstrap.otpVerifierPublicKey) });
-    for (let i = 0; i < 5; i++) expect((await rejectionOf(verify(wrongCode))).message).toContain('invalid OTP code');
+    for (let i = 0; i < 5; i++) expect((await rejectionOf(verify(wrongCode))).message).toContain('Invalid OTP code');
     const exhausted = await rejectionOf(verify(code)); // even the right code: the attempts are used up
     expect(exhausted.codes).toContain('RESOURCE_EXHAUSTED');
     expect(exhausted.message).toContain('at most 5');

@@ -24,7 +24,7 @@ import {
   verifyWebauthnStamp,
   type TAttestedStamp,
 } from '@latchkey/crypto';
-import { AppError, type TErrorCode } from '@latchkey/domain';
+import { AppError, isAppError, type TErrorCode } from '@latchkey/domain';
 import type { Organization, TStore } from '@latchkey/persistence';
 import { assertStorableStrings } from './assert-storable-strings.js';
 import type { TAuthCache } from './auth-cache.js';
@@ -141,7 +141,14 @@ export function createAuthenticator(store: TStore, cache: TAuthCache, now: () =>
       throw refuse(`OIDC token: ${(e as Error).message}`);
     }
     // No login flag gates OIDC logins (there is no FEATURE_NAME_* for them, as for oauth_login).
-    return resolveUserByOidc(store, organization.id, token);
+    try {
+      return await resolveUserByOidc(store, organization.id, token);
+    } catch (e) {
+      // A token nobody here holds (another app's audience, an unknown subject) does not vouch for
+      // the key: an authentication failure (401), as @turnkey/core expects (notes §C3), not a 404.
+      if (isAppError(e) && e.code === 'NOT_FOUND') throw refuse(e.message);
+      throw e;
+    }
   }
 
   /**
@@ -217,7 +224,8 @@ export function createAuthenticator(store: TStore, cache: TAuthCache, now: () =>
       if (!key) throw notFound();
       admitCredential(headers, `api-key:${key.id}`, `API key ${key.id}`);
       if (key.expiresAt && key.expiresAt.getTime() <= now()) {
-        throw new AppError('API_KEY_EXPIRED', `API key ${key.id} expired at ${key.expiresAt.toISOString()}`, { apiKeyId: key.id });
+        // `Unauthenticated desc = expired api key publicKey` exactly: @turnkey/core maps it to SESSION_EXPIRED (notes §A1).
+        throw new AppError('API_KEY_EXPIRED', `Unauthenticated desc = expired api key publicKey ${key.publicKey}: API key ${key.id} expired at ${key.expiresAt.toISOString()}`, { apiKeyId: key.id });
       }
       return {
         principal: { organizationId: key.organizationId, userId: key.userId, credential: { kind: 'api-key', apiKeyId: key.id, publicKey: key.publicKey, scheme: stamp.scheme, signature: stamp.signature, credentialType: key.credentialType } },

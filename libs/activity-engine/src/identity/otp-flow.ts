@@ -33,7 +33,8 @@ export async function sendOtp(
   if (recent >= OTP_LIMITS.sendsPerContact) {
     throw new AppError(
       'RATE_LIMITED',
-      `too many codes sent to this contact: at most ${OTP_LIMITS.sendsPerContact} per ${OTP_LIMITS.contactWindowMs / 60_000} minutes`,
+      // `Max number of OTPs have been initiated`: @turnkey/core maps the error by this substring (notes §A1).
+      `Max number of OTPs have been initiated: too many codes sent to this contact, at most ${OTP_LIMITS.sendsPerContact} per ${OTP_LIMITS.contactWindowMs / 60_000} minutes`,
       { limit: OTP_LIMITS.sendsPerContact, windowSeconds: OTP_LIMITS.contactWindowMs / 1000 },
     );
   }
@@ -83,7 +84,8 @@ export async function useOtpCode(ctx: TActivityContext, otpId: string, kind: 'OT
     throw new AppError('RATE_LIMITED', `too many attempts for this code: at most ${OTP_LIMITS.attemptsPerOtp}; request a new one`, { limit: OTP_LIMITS.attemptsPerOtp, otpId });
   }
   const given = await code(record);
-  if (!otpCodeMatches(given, record.codeSalt, record.codeHash)) throw new AppError('BAD_REQUEST', 'invalid OTP code', { otpId });
+  // `Invalid OTP code` exactly: @turnkey/core maps the error by this substring (notes §A1).
+  if (!otpCodeMatches(given, record.codeSalt, record.codeHash)) throw new AppError('BAD_REQUEST', 'Invalid OTP code', { otpId });
   if (!(await ctx.tx.logins.useOtp(record.id, ctx.now))) throw new AppError('BAD_REQUEST', 'this code was already used; request a new one', { otpId });
   return record;
 }

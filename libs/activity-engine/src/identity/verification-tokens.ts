@@ -1,8 +1,8 @@
 /**
  * Verification tokens (protocol notes §8): the ES256 JWT verify_otp returns, signed by the
  * server's OTP key, proving that the holder of `public_key` received the code sent to `contact`.
- * A token is used once — by otp_login or by a sign-up (create_sub_organization) — and the use
- * must be signed by the token's key (`clientSignature`).
+ * A token allows one login (otp_login, or an attested stamp_login) and one sign-up
+ * (create_sub_organization), each signed by the token's key (`clientSignature`, or the stamp).
  */
 import {
   ClientSignatureError,
@@ -44,10 +44,18 @@ export async function checkVerificationToken(ctx: TActivityContext, jwt: string)
   return claims;
 }
 
-/** Marks the token used. @throws AppError 400 when it was used before */
-export async function spendVerificationToken(ctx: TActivityContext, claims: TVerificationTokenClaims): Promise<void> {
-  if (!(await ctx.tx.logins.spendVerificationToken(claims.id, ctx.organizationId))) {
-    throw new AppError('BAD_REQUEST', 'verificationToken: already used', { field: 'verificationToken' });
+/**
+ * The key a use of a token is recorded under. A token allows one sign-up **and** one login (each
+ * signed by the token's key): @turnkey/core sends the same token to `signup_v2` and then to the
+ * attested `stamp_login` that opens the new user's session (notes §A4), so a sign-up must not use
+ * up the login. A login (otp_login or an attested stamp_login) is recorded under the bare id.
+ */
+export const spentTokenKey = (tokenId: string, usage: 'login' | 'signup'): string => (usage === 'login' ? tokenId : `signup:${tokenId}`);
+
+/** Marks the token used for `usage`. @throws AppError 400 when it was used for that before */
+export async function spendVerificationToken(ctx: TActivityContext, claims: TVerificationTokenClaims, usage: 'login' | 'signup' = 'login'): Promise<void> {
+  if (!(await ctx.tx.logins.spendVerificationToken(spentTokenKey(claims.id, usage), ctx.organizationId))) {
+    throw new AppError('BAD_REQUEST', `verificationToken: already used for a ${usage === 'login' ? 'login' : 'sign-up'}`, { field: 'verificationToken' });
   }
 }
 
@@ -187,6 +195,6 @@ export async function verifySignupToken(ctx: TActivityContext, jwt: string, sig:
     }
     assertSignupUsageMatches(usage.variant, usage.usage, req);
   }
-  await spendVerificationToken(ctx, claims);
+  await spendVerificationToken(ctx, claims, 'signup');
   return claims;
 }

@@ -21,9 +21,9 @@ export const MAX_JWT_LENGTH = 8192;
 
 const BASE64URL_RE = /^[A-Za-z0-9_-]+$/;
 // Characters that could make the payload's base64url contain '-' or '_' (see the header).
-const ATOB_UNSAFE_RE = /[\u007f-\uffff>?~]/g;
+const ATOB_UNSAFE_RE = /[\u007f-\uffff<>&?~]/g;
 
-/** `JSON.stringify(value)`, with `>`, `?`, `~`, DEL and every non-ASCII code unit escaped. */
+/** `JSON.stringify(value)`, with `>`, `?`, `~` (atob), `<`, `&` (HTML-safe, as Turnkey writes them), DEL and every non-ASCII code unit escaped. */
 export function atobSafeJson(value: object): string {
   return JSON.stringify(value).replace(ATOB_UNSAFE_RE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

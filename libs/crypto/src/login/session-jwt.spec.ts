@@ -115,6 +115,15 @@ describe('session JWT layout', () => {
     expect(parseLikeCore(jwt)).toEqual(claims);
   });
 
+  it('writes <, >, &, ?, ~ and non-ASCII as \\uXXXX in the payload JSON (issue 13), the requested public_key exactly', () => {
+    const claims = { ...CLAIMS, scope: '<a> & b? ~c é' };
+    const json = Buffer.from(partsOf(signSessionJwt(claims, notarizer.privateKey))[1]!, 'base64url').toString('utf8');
+    expect(json).toMatch(/^[\x20-\x7e]+$/);
+    expect(json).not.toMatch(/[<>&?~]/);
+    expect(json).toContain('\\u003ca\\u003e \\u0026 b\\u003f \\u007ec \\u00e9');
+    expect(JSON.parse(json)['public_key']).toBe(CLAIMS.public_key);
+  });
+
   it('property: any claim strings decode identically via atob, decodeSessionJwt and verify', async () => {
     await fc.assert(
       fc.asyncProperty(
