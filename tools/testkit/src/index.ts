@@ -1,5 +1,12 @@
-/** @latchkey/testkit — a real Latchkey for end-to-end tests and benchmarks. */
+/**
+ * @latchkey/testkit — a real, throw-away Latchkey for tests (yours and the project's own), plus the
+ * doubles its end-to-end tests use: an SMTP capture, a Twilio-compatible SMS capture, an OIDC
+ * provider and a software WebAuthn authenticator.
+ */
 export { startLatchkey, repoRoot, type TLatchkey, type TStartOptions, type TBootstrapJson } from './start-latchkey.js';
+export { type TInboxMessage, type TMessageInbox } from './message-inbox.js';
+export { defaultCacheDir, ensureDataDirTemplate, templateKey, type TDataDirTemplate, type TTemplateOptions } from './data-dir-template.js';
+export { startSmsCapture, type TCapturedSms, type TSmsCapture } from './sms-capture.js';
 export { startSmtpCapture, parseMail, decodeEncodedWords, type TCapturedMail, type TSmtpCapture, type TSmtpCaptureOptions } from './smtp-capture.js';
 export { startOidcProvider, pkcePair, type TOidcProvider, type TOidcProviderOptions, type TOidcClient, type TAuthorizeRequest } from './oidc-provider.js';
 export {

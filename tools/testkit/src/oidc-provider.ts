@@ -15,8 +15,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
-// @ts-expect-error -- oidc-provider ships no type declarations (and @types/oidc-provider is not installed); the few members used are typed below.
-import ProviderModule from 'oidc-provider';
 
 export interface TOidcClient {
   clientId: string;
@@ -76,7 +74,16 @@ interface TProvider {
   interactionFinished(req: IncomingMessage, res: ServerResponse, result: object, opts?: { mergeWithLastSubmission?: boolean }): Promise<void>;
   Grant: { new (init: { accountId: string; clientId: string }): TGrant; find(id: string): Promise<TGrant | undefined> };
 }
-const Provider = ProviderModule as new (issuer: string, config: object) => TProvider;
+/**
+ * Loaded on first use: importing oidc-provider costs time and prints a Node-version warning, which
+ * every user of the testkit would pay even if it never starts an OIDC provider.
+ */
+async function loadProvider(): Promise<new (issuer: string, config: object) => TProvider> {
+  // A variable specifier: oidc-provider ships no type declarations (the few members used are typed above).
+  const name = 'oidc-provider';
+  const mod = (await import(name)) as { default: unknown };
+  return mod.default as new (issuer: string, config: object) => TProvider;
+}
 
 const b64url = (b: Buffer): string => b.toString('base64url');
 
@@ -89,6 +96,7 @@ export function pkcePair(): { codeVerifier: string; codeChallenge: string } {
 /** Starts the provider on a free loopback port. */
 export async function startOidcProvider(opts: TOidcProviderOptions): Promise<TOidcProvider> {
   if (opts.clients.length === 0) throw new Error('startOidcProvider: at least one client is needed');
+  const Provider = await loadProvider();
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -37,6 +37,8 @@ export interface TSmtpCaptureOptions {
   user?: string;
   /** PEM key and certificate: the server speaks implicit TLS and `url` is smtps://. */
   tls?: { key: string; cert: string };
+  /** Called with every message as it arrives. */
+  onMessage?: (m: TCapturedMail) => void;
 }
 
 export interface TSmtpCapture {
@@ -87,6 +89,7 @@ export async function startSmtpCapture(opts: TSmtpCaptureOptions = {}): Promise<
         const user = (session as { user?: unknown }).user;
         if (typeof user === 'string') captured.authUser = user;
         messages.push(captured);
+        opts.onMessage?.(captured);
         for (const w of [...waiters]) w(captured);
         callback(null, 'captured');
       });

@@ -1,16 +1,24 @@
 /**
- * Starts the real platform as a child process — `node tools/cli/dist/main.mjs start`, exactly
- * what `npm start` runs — on free ports, in a fresh data folder, and on either the embedded
- * PostgreSQL (default) or, when DATABASE_URL is set in the test's environment, a fresh database
- * on that server. Resolves once `/healthz` answers on the public API.
+ * Starts a real, throw-away Latchkey for a test: the launcher (`latchkey start`, exactly what
+ * `npm start` runs) as a child process on free ports, in a fresh data folder, on its own embedded
+ * PostgreSQL copied from the migrated template (data-dir-template.ts) — or, when DATABASE_URL is
+ * set in the test's environment, on a fresh database on that server. E-mail and SMS are captured
+ * in memory (`mail`). Resolves once `/healthz` answers on the public API; `stop()` stops every
+ * process and removes every file and database it made.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { findRunningEmbeddedPostgres, freePort } from '@latchkey/persistence';
 import { createTestDatabase, makeTestDataDir, type TTestDatabase } from '@latchkey/persistence/testing';
+import { copyTemplateInto, ensureDataDirTemplate } from './data-dir-template.js';
+import { locateRuntime } from './latchkey-runtime.js';
+import { createMessageInbox, fromEmail, fromSms, type TMessageInbox } from './message-inbox.js';
+import { startSmsCapture, type TSmsCapture } from './sms-capture.js';
+import { startSmtpCapture, type TSmtpCapture } from './smtp-capture.js';
+
+export { repoRoot } from './latchkey-runtime.js';
 
 export interface TBootstrapJson {
   organizationId: string;
@@ -28,94 +36,206 @@ export interface TBootstrapJson {
 }
 
 export interface TLatchkey {
-  /** e.g. http://127.0.0.1:41234 (no trailing slash, as the Turnkey clients want). */
-  baseUrl: string;
+  /** The public API, e.g. http://127.0.0.1:41234 (no trailing slash, as the Turnkey clients want). */
+  apiBaseUrl: string;
+  /** The auth proxy app the launcher runs. */
   authProxyUrl: string;
+  /** The root organization created at first start. */
+  organizationId: string;
+  /** The root user's P-256 API key (compressed, hex): what `ApiKeyStamper` wants. */
+  apiPublicKey: string;
+  /**
+   * Its private key (hex).
+   * @throws Error on read when the root public key was supplied (LATCHKEY_ROOT_API_PUBLIC_KEY):
+   *   Latchkey never saw the private key then.
+   */
+  apiPrivateKey: string;
+  /** The server keys Turnkey's clients pin (uncompressed P-256, hex). */
+  signerPublicKey: string;
+  notarizerPublicKey: string;
+  otpVerifierPublicKey: string;
+  /** E-mail and SMS the instance sent, captured in memory (see TStartOptions.captureMessages). */
+  mail: TMessageInbox;
+  /** Stops the processes and removes the data folder, the database and the captures. Idempotent. */
+  stop(): Promise<void>;
+
+  /** The same as `apiBaseUrl` (the name the project's own tests use). */
+  baseUrl: string;
   adminUrl: string;
   dataDir: string;
   /** `external` when DATABASE_URL was set for the test run. */
   database: 'embedded' | 'external';
+  /** Everything `bootstrap.json` holds. */
   bootstrap: TBootstrapJson;
   /** URL of the database the platform uses (for tests that inspect what is stored). */
   databaseUrl(): Promise<string>;
   /** Everything the processes printed so far (for assertions and failure reports). */
   output(): string;
-  stop(): Promise<void>;
 }
 
 export interface TStartOptions {
+  /** Extra environment for the platform (LATCHKEY_* settings); wins over the testkit's own. */
   env?: Record<string, string>;
-  /** Reuse a data folder (restart tests); a fresh one otherwise. */
+  /** Reuse a data folder (restart tests): it is kept by stop(). A fresh one otherwise. */
   dataDir?: string;
+  /** How long to wait for the platform to be ready (default 60 s). */
   timeoutMs?: number;
+  /**
+   * `'random'` (default): fresh keys and ids. `'fixed'`: the same root API key, server keys and
+   * root organization ids on every run, for snapshot tests. FOR TESTS ONLY: anyone can recompute
+   * those private keys, so the platform refuses a fixed seed unless the testkit asks for it.
+   */
+  seed?: 'random' | 'fixed';
+  /**
+   * Capture e-mail and SMS in memory (default true). An SMTP URL or SMS provider set in `env`
+   * wins for its channel: that channel is then not captured.
+   */
+  captureMessages?: boolean;
+  /**
+   * Copy the cached migrated data-folder template instead of running initdb and the migrations
+   * (default true; embedded PostgreSQL only).
+   */
+  useTemplate?: boolean;
+  /** Where the template is cached (default $LATCHKEY_TESTKIT_CACHE_DIR or a folder in the OS tmpdir). */
+  cacheDir?: string;
 }
 
-export function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'tools', 'cli', 'package.json'))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('repository root not found');
-    dir = parent;
+const OPTION_NAMES = ['env', 'dataDir', 'timeoutMs', 'seed', 'captureMessages', 'useTemplate', 'cacheDir'] as const;
+
+/**
+ * Refuses options a caller could not have meant (a typo would otherwise be silently ignored).
+ * @throws TypeError naming the option and what is accepted.
+ */
+function assertStartOptions(opts: unknown): asserts opts is TStartOptions {
+  if (typeof opts !== 'object' || opts === null || Array.isArray(opts)) throw new TypeError('startLatchkey(options): options must be an object');
+  for (const k of Object.keys(opts)) {
+    if (!(OPTION_NAMES as readonly string[]).includes(k)) throw new TypeError(`startLatchkey(options): unknown option "${k}" (known: ${OPTION_NAMES.join(', ')})`);
   }
-  return dir;
+  const o = opts as Record<string, unknown>;
+  if (o['env'] !== undefined) {
+    if (typeof o['env'] !== 'object' || o['env'] === null) throw new TypeError('startLatchkey(options): env must be an object of strings');
+    for (const [k, v] of Object.entries(o['env'])) if (typeof v !== 'string') throw new TypeError(`startLatchkey(options): env.${k} must be a string, not ${typeof v}`);
+  }
+  if (o['seed'] !== undefined && o['seed'] !== 'random' && o['seed'] !== 'fixed') throw new TypeError(`startLatchkey(options): seed must be 'random' or 'fixed', not ${JSON.stringify(o['seed'])}`);
+  if (o['timeoutMs'] !== undefined && (typeof o['timeoutMs'] !== 'number' || !(o['timeoutMs'] > 0))) throw new TypeError('startLatchkey(options): timeoutMs must be a positive number');
+  for (const k of ['dataDir', 'cacheDir'] as const) if (o[k] !== undefined && (typeof o[k] !== 'string' || o[k] === '')) throw new TypeError(`startLatchkey(options): ${k} must be a non-empty path`);
+  for (const k of ['captureMessages', 'useTemplate'] as const) if (o[k] !== undefined && typeof o[k] !== 'boolean') throw new TypeError(`startLatchkey(options): ${k} must be true or false`);
 }
 
 async function waitForHealth(url: string, child: ChildProcess, deadline: number, output: () => string): Promise<void> {
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`latchkey exited with ${child.exitCode} before it was ready:\n${output()}`);
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`latchkey exited with ${child.exitCode ?? child.signalCode} before it was ready:\n${output()}`);
     try {
       const r = await fetch(`${url}/healthz`);
       if (r.ok) return;
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`latchkey was not ready in time:\n${output()}`);
 }
 
-/** @throws Error when the launcher is not built or the platform does not become ready. */
-export async function startLatchkey(opts: TStartOptions = {}): Promise<TLatchkey> {
-  const root = repoRoot();
-  const cli = join(root, 'tools', 'cli', 'dist', 'main.mjs');
-  if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first`);
-  const dataDir = opts.dataDir ?? (await makeTestDataDir('latchkey-e2e-'));
-  let external: TTestDatabase | undefined;
-  const env: Record<string, string> = { ...(process.env as Record<string, string>) };
-  delete env['DATABASE_URL'];
-  if (process.env['DATABASE_URL']) {
-    external = await createTestDatabase();
-    env['DATABASE_URL'] = external.url;
-  }
-  const [api, proxy, admin] = [await freePort(), await freePort(), await freePort()];
-  Object.assign(env, {
-    LATCHKEY_HOST: '127.0.0.1',
-    LATCHKEY_PUBLIC_API_PORT: String(api),
-    LATCHKEY_AUTH_PROXY_PORT: String(proxy),
-    LATCHKEY_ADMIN_PORT: String(admin),
-    LATCHKEY_DATA_DIR: dataDir,
-    LATCHKEY_LOG_LEVEL: env['LATCHKEY_LOG_LEVEL'] ?? 'warn',
-    ...opts.env,
-  });
-  let out = '';
-  const child = spawn(process.execPath, [cli, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
-  child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
-  const output = () => out;
-  const baseUrl = `http://127.0.0.1:${api}`;
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      await new Promise<void>((res) => {
-        child.once('exit', () => res());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
-      });
-    }
-    await external?.drop();
-    if (!opts.dataDir) await rm(dataDir, { recursive: true, force: true });
-  };
+const isAlive = (pid: number): boolean => {
   try {
-    await waitForHealth(baseUrl, child, Date.now() + (opts.timeoutMs ?? 60_000), output);
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * A postmaster the launcher left running (it was killed before it could stop it) is stopped, so a
+ * test run never leaks PostgreSQL processes.
+ */
+async function stopLeftoverPostmaster(dataDir: string): Promise<void> {
+  const pidFile = join(dataDir, 'pg', 'postmaster.pid');
+  const pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || !(await findRunningEmbeddedPostgres(dataDir))) return;
+  process.kill(pid, 'SIGINT');
+  for (let i = 0; i < 200 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+}
+
+/**
+ * Starts an ephemeral Latchkey.
+ * @throws TypeError on an unknown or malformed option.
+ * @throws Error when the launcher is missing (not built), the template cannot be built, or the
+ *   platform does not become ready in time (the message carries its output).
+ */
+export async function startLatchkey(opts: TStartOptions = {}): Promise<TLatchkey> {
+  assertStartOptions(opts);
+  const runtime = locateRuntime();
+  const ownDataDir = opts.dataDir === undefined;
+  const dataDir = resolve(opts.dataDir ?? (await makeTestDataDir('latchkey-e2e-')));
+  const cleanups: (() => Promise<void>)[] = [];
+  let child: ChildProcess | undefined;
+  let stopped: Promise<void> | undefined;
+  const inbox = createMessageInbox();
+
+  const stop = (): Promise<void> =>
+    (stopped ??= (async () => {
+      const c = child;
+      if (c && c.exitCode === null && c.signalCode === null) {
+        await new Promise<void>((res) => {
+          c.once('exit', () => res());
+          c.kill('SIGTERM');
+          setTimeout(() => c.kill('SIGKILL'), 15_000).unref();
+        });
+      }
+      await stopLeftoverPostmaster(dataDir);
+      inbox.close();
+      for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+      if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
+    })());
+
+  try {
+    const env: Record<string, string> = { ...(process.env as Record<string, string>) };
+    delete env['DATABASE_URL'];
+    let external: TTestDatabase | undefined;
+    if (process.env['DATABASE_URL']) {
+      external = await createTestDatabase();
+      cleanups.push(() => external!.drop());
+      env['DATABASE_URL'] = external.url;
+    } else if (opts.useTemplate !== false && !existsSync(join(dataDir, 'pg'))) {
+      const template = await ensureDataDirTemplate({ migrationsDir: runtime.migrationsDir, ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}) });
+      await copyTemplateInto(template, dataDir);
+    }
+
+    const userEnv = opts.env ?? {};
+    const capture = opts.captureMessages !== false;
+    if (capture && userEnv['LATCHKEY_SMTP_URL'] === undefined) {
+      const smtp: TSmtpCapture = await startSmtpCapture({ onMessage: (m) => inbox.push(fromEmail(m)) });
+      cleanups.push(() => smtp.stop());
+      env['LATCHKEY_SMTP_URL'] = smtp.url;
+    }
+    if (capture && userEnv['LATCHKEY_SMS_PROVIDER'] === undefined) {
+      const sms: TSmsCapture = await startSmsCapture();
+      cleanups.push(() => sms.stop());
+      Object.assign(env, sms.env);
+      sms.onMessage((m) => inbox.push(fromSms(m)));
+    }
+
+    const [api, proxy, admin] = [await freePort(), await freePort(), await freePort()];
+    Object.assign(env, {
+      LATCHKEY_HOST: '127.0.0.1',
+      LATCHKEY_PUBLIC_API_PORT: String(api),
+      LATCHKEY_AUTH_PROXY_PORT: String(proxy),
+      LATCHKEY_ADMIN_PORT: String(admin),
+      LATCHKEY_DATA_DIR: dataDir,
+      LATCHKEY_LOG_LEVEL: env['LATCHKEY_LOG_LEVEL'] ?? 'warn',
+      ...userEnv,
+    });
+    if (opts.seed === 'fixed') Object.assign(env, fixedSeedEnv());
+
+    let out = '';
+    const c = spawn(process.execPath, [runtime.cli, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = c;
+    c.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+    c.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+    const output = () => out;
+    const apiBaseUrl = `http://127.0.0.1:${api}`;
+    await waitForHealth(apiBaseUrl, c, Date.now() + (opts.timeoutMs ?? 60_000), output);
     const bootstrap = JSON.parse(await readFile(join(dataDir, 'bootstrap.json'), 'utf8')) as TBootstrapJson;
     const databaseUrl = async () => {
       if (external) return external.url;
@@ -123,9 +243,40 @@ export async function startLatchkey(opts: TStartOptions = {}): Promise<TLatchkey
       if (!running) throw new Error('the embedded PostgreSQL is not running');
       return running.url;
     };
-    return { baseUrl, authProxyUrl: `http://127.0.0.1:${proxy}`, adminUrl: `http://127.0.0.1:${admin}`, dataDir: resolve(dataDir), database: external ? 'external' : 'embedded', bootstrap, databaseUrl, output, stop };
+    const lk: TLatchkey = {
+      apiBaseUrl,
+      authProxyUrl: `http://127.0.0.1:${proxy}`,
+      organizationId: bootstrap.organizationId,
+      apiPublicKey: bootstrap.apiPublicKey,
+      apiPrivateKey: '',
+      signerPublicKey: bootstrap.signerPublicKey,
+      notarizerPublicKey: bootstrap.notarizerPublicKey,
+      otpVerifierPublicKey: bootstrap.otpVerifierPublicKey,
+      mail: { next: (o) => inbox.next(o), all: () => inbox.all() },
+      stop,
+      baseUrl: apiBaseUrl,
+      adminUrl: `http://127.0.0.1:${admin}`,
+      dataDir,
+      database: external ? 'external' : 'embedded',
+      bootstrap,
+      databaseUrl,
+      output,
+    };
+    Object.defineProperty(lk, 'apiPrivateKey', {
+      enumerable: true,
+      get() {
+        if (bootstrap.apiPrivateKey) return bootstrap.apiPrivateKey;
+        throw new Error('this instance has no root API private key: its root public key was supplied (LATCHKEY_ROOT_API_PUBLIC_KEY), so sign with your own private key');
+      },
+    });
+    return lk;
   } catch (e) {
     await stop();
     throw e;
   }
+}
+
+/** Placeholder until the platform accepts a fixed seed (see fixed-seed support). */
+function fixedSeedEnv(): Record<string, string> {
+  throw new Error("seed: 'fixed' is not supported by this Latchkey build yet");
 }
