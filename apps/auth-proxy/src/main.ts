@@ -1,17 +1,29 @@
 /**
  * Auth proxy process: `node apps/auth-proxy/dist/main.mjs` (started by `npm start`). The proxy is
- * an HTTP client of the public API: it opens no database, no key vault, no engine.
+ * an HTTP client of the public API (LATCHKEY_PUBLIC_API_URL): it opens no database and no engine.
+ * It opens the key vault only to unseal its configs' proxy keys, which it fetches sealed.
  */
+import { loadVault } from '@latchkey/crypto';
 import { parseConfig } from '@latchkey/domain';
 import { createLogger, serve } from '@latchkey/http';
 import { buildAuthProxy } from './app.js';
+import { createConfigSource } from './config-source.js';
+import { createCaptcha, createRateLimiter } from './guards.js';
+import { createPublicApiClient } from './public-api-client.js';
 
 const config = parseConfig(process.env);
 const logger = createLogger(config, 'auth-proxy');
 try {
-  const app = buildAuthProxy({ logger });
+  const vault = await loadVault(config);
+  const deps = {
+    configs: createConfigSource({ publicApiUrl: config.publicApiUrl, vault }),
+    api: createPublicApiClient(config.publicApiUrl),
+    limits: createRateLimiter(),
+    captcha: createCaptcha(config.turnstile),
+  };
+  const app = buildAuthProxy({ logger, deps, trustedProxies: config.trustedProxies });
   const port = await serve(app, { service: 'auth-proxy', host: config.host, port: config.authProxyPort });
-  logger.info({ port }, 'auth proxy ready');
+  logger.info({ port, publicApiUrl: config.publicApiUrl }, 'auth proxy ready');
 } catch (e) {
   logger.fatal({ err: e }, 'auth proxy failed to start');
   process.exit(1);

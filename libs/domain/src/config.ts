@@ -37,6 +37,9 @@ export const CONFIG_VARIABLES = {
   LATCHKEY_RATE_LIMIT_IP_RPS: 'Requests per second one client IP address (an IPv6 /64) may make to the public API, stamped or not; bursts up to twice that. Default 300; 0 disables.',
   LATCHKEY_RATE_LIMIT_PROCESSES:
     'How many public-API processes share the load: each enforces its share (the rates and bursts divided by this), as limits are counted per process. Default 1.',
+  LATCHKEY_PUBLIC_API_URL: 'Where the auth proxy reaches the public API. Default http://<LATCHKEY_HOST>:<LATCHKEY_PUBLIC_API_PORT>.',
+  LATCHKEY_TURNSTILE_SECRET: 'Cloudflare Turnstile secret key the auth proxy verifies X-Captcha-Token with, for configs with captchaEnabled. Unset: such configs answer 503.',
+  LATCHKEY_TURNSTILE_VERIFY_URL: 'Turnstile siteverify endpoint. Default https://challenges.cloudflare.com/turnstile/v0/siteverify.',
   LATCHKEY_TRUSTED_PROXIES:
     'Comma-separated addresses or CIDRs of reverse proxies whose X-Forwarded-For names the client (for the per-IP limit and logs). Default none: the client is the socket peer.',
 } as const;
@@ -73,6 +76,9 @@ const ZConfigSchema = z.object({
   LATCHKEY_RATE_LIMIT_KEY_RPS: rate(100),
   LATCHKEY_RATE_LIMIT_IP_RPS: rate(300),
   LATCHKEY_RATE_LIMIT_PROCESSES: z.coerce.number().int().min(1).max(1024).default(1),
+  LATCHKEY_PUBLIC_API_URL: z.string().refine(isPublicBaseUrl, 'must be an http(s) URL without credentials, query or fragment').optional(),
+  LATCHKEY_TURNSTILE_SECRET: z.string().min(1).optional(),
+  LATCHKEY_TURNSTILE_VERIFY_URL: z.string().refine(isPublicBaseUrl, 'must be an http(s) URL without credentials, query or fragment').default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
   LATCHKEY_TRUSTED_PROXIES: z
     .string()
     .transform((s) => s.split(',').map((x) => x.trim()).filter((x) => x !== ''))
@@ -111,6 +117,10 @@ export interface TConfig {
   rateLimits: { perCredential?: TRateLimit; perIp?: TRateLimit };
   /** Proxies whose X-Forwarded-For is believed (LATCHKEY_TRUSTED_PROXIES); empty: none. */
   trustedProxies: string[];
+  /** Where the auth proxy reaches the public API (LATCHKEY_PUBLIC_API_URL), no trailing slash. */
+  publicApiUrl: string;
+  /** The auth proxy's captcha verification (LATCHKEY_TURNSTILE_SECRET, _VERIFY_URL). */
+  turnstile: { secret: string | undefined; verifyUrl: string };
 }
 
 /** Burst is twice the rate; each of `processes` processes enforces its share. Undefined when disabled. */
@@ -155,6 +165,8 @@ export function parseConfig(env: Record<string, string | undefined>): TConfig {
       ...optional('perIp', shareOf(c.LATCHKEY_RATE_LIMIT_IP_RPS, c.LATCHKEY_RATE_LIMIT_PROCESSES)),
     },
     trustedProxies: c.LATCHKEY_TRUSTED_PROXIES,
+    publicApiUrl: (c.LATCHKEY_PUBLIC_API_URL ?? `http://${c.LATCHKEY_HOST.includes(':') ? `[${c.LATCHKEY_HOST}]` : c.LATCHKEY_HOST}:${c.LATCHKEY_PUBLIC_API_PORT}`).replace(/\/+$/, ''),
+    turnstile: { secret: c.LATCHKEY_TURNSTILE_SECRET, verifyUrl: c.LATCHKEY_TURNSTILE_VERIFY_URL },
     publicUrl: (c.LATCHKEY_PUBLIC_URL ?? `http://${c.LATCHKEY_HOST.includes(':') ? `[${c.LATCHKEY_HOST}]` : c.LATCHKEY_HOST}:${c.LATCHKEY_PUBLIC_API_PORT}`).replace(/\/+$/, ''),
   };
 }

@@ -17,6 +17,7 @@ export * from './activities/policies.js';
 export * from './activities/webhooks.js';
 export * from './activities/auth-proxy.js';
 export * from './email-address.js';
+export * from './auth-proxy-wire.js';
 export * from './errors.js';
 export * from './config.js';
 export * from './messages.js';
