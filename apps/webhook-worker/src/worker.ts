@@ -20,7 +20,12 @@ const FANOUT_BATCH = 500;
  * statement: the database's round trip is paid once per run instead of once per delivery. A
  * worker killed mid-run has all of the run sent again (at least once).
  */
-export const RUN_LENGTH = 64;
+export const RUN_LENGTH = 128;
+/**
+ * Attempts of a run recorded while the run goes on (not awaited: the next messages are sent
+ * meanwhile); the rest, with the claim of the next run, when the run ends.
+ */
+const RECORD_EVERY = 32;
 /**
  * How long, and for how many runs, one endpoint may keep a slot by chaining runs before the slot
  * goes back to the claim, which serves the oldest due heads first: with more busy endpoints than
@@ -164,10 +169,17 @@ export function createWebhookWorker(o: TWebhookWorkerOptions): TWebhookWorker {
     const slotTakenAt = Date.now();
     for (let chained = 1; run.length > 0; chained++) {
       const claimedAt = Date.now();
-      const entries: TRecordEntry[] = [];
+      let entries: TRecordEntry[] = [];
+      const recorded: Promise<TRecordEntry[]>[] = [];
       let destination: Promise<TDestinationResult> | undefined;
       let n = 0;
       while (n < run.length) {
+        if (entries.length >= RECORD_EVERY) {
+          const r = recordAlong(entries);
+          r.catch(() => {}); // seen by allSettled below; not an unhandled rejection meanwhile
+          recorded.push(r);
+          entries = [];
+        }
         if (n > 0 && (!running || Date.now() + o.config.timeoutMs > claimedAt + o.config.leaseMs - LEASE_MARGIN_MS)) break;
         const m = run[n++]!;
         const started = Date.now();
@@ -187,10 +199,15 @@ export function createWebhookWorker(o: TWebhookWorkerOptions): TWebhookWorker {
       const released = run.slice(n);
       const finished = released.length === 0 && entries.every((e) => e.outcome.kind !== 'retry');
       const mayChain = chained < MAX_CHAIN && Date.now() - slotTakenAt < CHAIN_BUDGET_MS;
+      // What was recorded along the way first: a failed record fails the run (its leases expire; sent again).
+      const along = (await Promise.allSettled(recorded)).flatMap((r) => {
+        if (r.status === 'rejected') throw r.reason;
+        return r.value;
+      });
       const then: TAfterRun = !running || !finished ? null : mayChain ? { claimNext: { leaseMs: o.config.leaseMs, runLength: RUN_LENGTH } } : { yieldNext: true };
       const { held, next } = await repo.recordRun(entries, released, then);
       if (held < entries.length) log.warn({ endpointId: run[0]!.endpointId, attempts: entries.length, held }, 'webhook claims were taken over before these attempts were recorded');
-      for (const { m, outcome, latencyMs } of entries) {
+      for (const { m, outcome, latencyMs } of [...along, ...entries]) {
         const fields = { eventId: m.eventId, endpointId: m.endpointId, attempt: m.attempt, outcome: outcome.kind, statusCode: outcome.statusCode, latencyMs };
         if (outcome.kind === 'dead') log.warn({ ...fields, error: outcome.error }, 'webhook event dead-lettered');
         else if (outcome.kind === 'retry') {
@@ -200,6 +217,13 @@ export function createWebhookWorker(o: TWebhookWorkerOptions): TWebhookWorker {
       }
       run = next;
     }
+  }
+
+  /** Records finished attempts of a run still going on; resolves to them (warning of claims lost). */
+  async function recordAlong(entries: TRecordEntry[]): Promise<TRecordEntry[]> {
+    const { held } = await repo.recordRun(entries, [], null);
+    if (held < entries.length) log.warn({ endpointId: entries[0]!.m.endpointId, attempts: entries.length, held }, 'webhook claims were taken over before these attempts were recorded');
+    return entries;
   }
 
   /**

@@ -19,10 +19,11 @@
  */
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { TurnkeyClient } from '@turnkey/http';
 import { Turnkey } from '@turnkey/sdk-server';
+import pg from 'pg';
 import { describeMachine, intFromEnv, loadAvg1m, ms, percentile, printMachine, printTable, withLatchkey, type TBenchTarget, type TMachine } from './bench-support.js';
 
 const GOAL_RATIO = 0.7;
@@ -44,42 +45,76 @@ interface TReceived {
   body: Buffer;
 }
 
-/** The receiver: answers 200 at once, or holds each path's first request while `holding`. */
+/**
+ * The receiver's HTTP server, run in a worker thread: it answers 200 at once (or holds each
+ * path's first request while holding), with its own event loop, so its answers do not wait for
+ * the bench's clients stamping requests in the main thread (a real receiver is another machine).
+ * Plain JavaScript, so the thread needs no TypeScript loader.
+ */
+const RECEIVER_THREAD = `
+const http = require('node:http');
+const { parentPort } = require('node:worker_threads');
+const held = [];
+const heldPaths = new Set();
+let holding = false;
+const now = () => performance.timeOrigin + performance.now();
+const server = http.createServer({ keepAlive: true }, (req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const at = now();
+    const body = Buffer.concat(chunks);
+    if (req.url.startsWith('/hook')) {
+      parentPort.postMessage({ type: 'received', at, body });
+      if (holding && !heldPaths.has(req.url)) {
+        heldPaths.add(req.url);
+        held.push(res);
+        parentPort.postMessage({ type: 'held', count: held.length });
+        return;
+      }
+    }
+    res.writeHead(200).end();
+  });
+});
+parentPort.on('message', (m) => {
+  if (m === 'hold') { holding = true; heldPaths.clear(); }
+  if (m === 'release') { holding = false; for (const r of held.splice(0)) r.writeHead(200).end(); }
+  if (m === 'close') server.close(() => parentPort.postMessage({ type: 'closed' }));
+});
+server.listen(0, '127.0.0.1', () => parentPort.postMessage({ type: 'listening', port: server.address().port }));
+`;
+
 function startReceiver() {
   const received: TReceived[] = [];
-  const held: http.ServerResponse[] = [];
-  let holding = false;
-  const heldPaths = new Set<string>();
-  const server = http.createServer({ keepAlive: true }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      if (req.url?.startsWith('/hook')) {
-        received.push({ at: now(), activityId: (JSON.parse(body.toString('utf8')) as { id: string }).id, body });
-        if (holding && !heldPaths.has(req.url)) {
-          heldPaths.add(req.url);
-          held.push(res);
-          return;
-        }
-      }
-      res.writeHead(200).end();
-    });
+  let heldCount = 0;
+  const thread = new Worker(RECEIVER_THREAD, { eval: true });
+  let onListening: (port: number) => void = () => {};
+  const listening = new Promise<string>((r) => (onListening = (port) => r(`http://127.0.0.1:${port}`)));
+  let onClosed: () => void = () => {};
+  thread.on('message', (m: { type: 'received'; at: number; body: Uint8Array } | { type: 'held'; count: number } | { type: 'listening'; port: number } | { type: 'closed' }) => {
+    if (m.type === 'received') {
+      const body = Buffer.from(m.body);
+      received.push({ at: m.at, activityId: (JSON.parse(body.toString('utf8')) as { id: string }).id, body });
+    } else if (m.type === 'held') heldCount = m.count;
+    else if (m.type === 'listening') onListening(m.port);
+    else onClosed();
   });
   return {
     received,
-    server,
     hold() {
-      holding = true;
-      heldPaths.clear();
+      heldCount = 0;
+      thread.postMessage('hold');
     },
-    heldCount: () => held.length,
+    heldCount: () => heldCount,
     release() {
-      holding = false;
-      for (const r of held.splice(0)) r.writeHead(200).end();
+      thread.postMessage('release');
     },
-    listen: () => new Promise<string>((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))),
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    listen: () => listening,
+    close: () =>
+      new Promise<void>((r) => {
+        onClosed = () => void thread.terminate().then(() => r());
+        thread.postMessage('close');
+      }),
   };
 }
 
@@ -183,6 +218,39 @@ async function baseline(url: string, bodies: readonly Buffer[], lanes: number): 
   return rate;
 }
 
+/**
+ * Where the live phase's commit → delivery time goes, from the database's timestamps (same
+ * machine, same clock): answer → fan-out (the worker's fan-out transaction began; the message's
+ * created_at) and fan-out → delivery (claim, sign, POST). Medians and 90th percentiles in ms.
+ */
+async function whereTheTimeGoes(databaseUrl: string, answered: ReadonlyMap<string, number>, deliveries: readonly TReceived[]) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string; fanout_ms: number }>(
+      `SELECT convert_from(body, 'UTF8')::jsonb->>'id' AS id, (extract(epoch FROM created_at) * 1000)::float8 AS fanout_ms FROM webhook_messages WHERE endpoint_id NOT LIKE 'org-feature-webhook:%'`,
+    );
+    const fanOutAt = new Map(rows.map((r) => [r.id, r.fanout_ms]));
+    const toFanOut: number[] = [];
+    const toDelivery: number[] = [];
+    for (const d of deliveries) {
+      const f = fanOutAt.get(d.activityId);
+      const a = answered.get(d.activityId);
+      if (f === undefined || a === undefined) continue;
+      toFanOut.push(f - a);
+      toDelivery.push(d.at - f);
+    }
+    return {
+      toFanOutP50Ms: ms(percentile(toFanOut, 50)),
+      toFanOutP90Ms: ms(percentile(toFanOut, 90)),
+      fanOutToDeliveryP50Ms: ms(percentile(toDelivery, 50)),
+      fanOutToDeliveryP90Ms: ms(percentile(toDelivery, 90)),
+    };
+  } finally {
+    await client.end();
+  }
+}
+
 async function run({ latchkey, client, organizationId }: TBenchTarget, machine: TMachine, receiver: ReturnType<typeof startReceiver>, url: string): Promise<number> {
   const { apiPublicKey, apiPrivateKey } = latchkey.bootstrap;
   const sdk = new Turnkey({ apiBaseUrl: latchkey.baseUrl, apiPublicKey, apiPrivateKey: apiPrivateKey!, defaultOrganizationId: organizationId }).apiClient();
@@ -207,6 +275,7 @@ async function run({ latchkey, client, organizationId }: TBenchTarget, machine: 
   const latencies = liveDeliveries.map((d) => d.at - (live.answered.get(d.activityId) ?? NaN)).filter((x) => !Number.isNaN(x));
   const liveRate = liveDeliveries.length / ((tLast - t0) / 1000);
   const lost = [...live.answered.keys()].filter((id) => !liveDeliveries.some((d) => d.activityId === id)).length;
+  const stages = await whereTheTimeGoes(await latchkey.databaseUrl(), live.answered, liveDeliveries);
 
   // Drain: hold each endpoint's head, queue a backlog behind it, release, time the drain.
   receiver.hold();
@@ -236,6 +305,7 @@ async function run({ latchkey, client, organizationId }: TBenchTarget, machine: 
     latencyP90Ms: ms(percentile(latencies, 90)),
     latencyP99Ms: ms(percentile(latencies, 99)),
     latencyMaxMs: ms(Math.max(...latencies)),
+    ...stages,
     liveLost: lost,
     backlogProblems: backlog.problems.length,
   };
@@ -247,6 +317,7 @@ async function run({ latchkey, client, organizationId }: TBenchTarget, machine: 
     [`baseline (bare sign + POST, ${settings.endpoints} in flight)`, String(summary.baselineDeliveriesPerSec)],
   ]);
   console.log(`\ncommit → delivery (live): p50 ${summary.latencyP50Ms} ms, p90 ${summary.latencyP90Ms} ms, p99 ${summary.latencyP99Ms} ms, max ${summary.latencyMaxMs} ms`);
+  console.log(`  of which answer → fan-out p50 ${stages.toFanOutP50Ms} ms (p90 ${stages.toFanOutP90Ms}), fan-out → delivery p50 ${stages.fanOutToDeliveryP50Ms} ms (p90 ${stages.fanOutToDeliveryP90Ms})`);
   const goals = {
     ratio: summary.ratio >= GOAL_RATIO,
     rate: summary.drainDeliveriesPerSec >= GOAL_RATE,
