@@ -18,7 +18,7 @@ export interface TWebhookConfig {
   leaseMs: number;
   /** LATCHKEY_WEBHOOK_LOG_DAYS: how long the delivery log (and delivered messages) are kept. Default 14. */
   logDays: number;
-  /** LATCHKEY_WEBHOOK_CONCURRENCY: deliveries in flight at once, across endpoints. Default 64. */
+  /** LATCHKEY_WEBHOOK_CONCURRENCY: endpoints in flight at once (one delivery at a time each). Default 64. */
   concurrency: number;
   /** LATCHKEY_WEBHOOK_POLL_MS: the fallback poll when no notification arrives. Default 1,000. */
   pollMs: number;
@@ -33,7 +33,7 @@ export const WEBHOOK_VARIABLES: Record<string, string> = {
   LATCHKEY_WEBHOOK_RETRY_MAX_MS: 'Cap on one retry wait, in ms. Default 21600000.',
   LATCHKEY_WEBHOOK_LEASE_MS: 'How long a claimed delivery belongs to one worker before another may take it over. Default 30000.',
   LATCHKEY_WEBHOOK_LOG_DAYS: 'Days the delivery log is kept. Default 14.',
-  LATCHKEY_WEBHOOK_CONCURRENCY: 'Deliveries in flight at once across endpoints (one per endpoint). Default 64.',
+  LATCHKEY_WEBHOOK_CONCURRENCY: 'Endpoints in flight at once (one delivery at a time each). Default 64.',
   LATCHKEY_WEBHOOK_POLL_MS: 'Fallback poll when no notification arrives, in ms. Default 1000.',
   LATCHKEY_WEBHOOK_ALLOW_INSECURE_URLS: 'true: allow http:// and private or loopback destinations (development and tests only). Default false.',
 };

@@ -68,7 +68,7 @@ export interface TWebhookWorker {
   start(): void;
   /** Stops claiming, waits for deliveries in flight to be recorded. */
   stop(): Promise<void>;
-  /** Deliveries in flight now. */
+  /** Runs (endpoints) in flight now. */
   readonly inFlight: number;
 }
 
