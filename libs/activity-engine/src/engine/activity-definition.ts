@@ -83,6 +83,12 @@ export interface TActivityDefinition<TParams = unknown, TResult extends Record<s
    */
   validate?(params: TParams): void;
   /**
+   * Checks that wait on the outside world but not on the database (a webhook URL's name
+   * resolution). Throws AppError (400); runs before the activity is recorded, so no transaction
+   * is held open while it waits.
+   */
+  precheck?(params: TParams, services: TEngineServices): Promise<void>;
+  /**
    * `activity.params` as policies see it: the request fields Turnkey exposes for this kind
    * (`exposeParams` of `@latchkey/policy`). Absent: none.
    */

@@ -139,6 +139,7 @@ export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise
   if (!parsed.success) throw fromZodIssues('parameters', parsed.error.issues);
   const params = parsed.data;
   def.validate?.(params);
+  await def.precheck?.(params, deps.services);
 
   const activityId = newId();
   const request: TPolicyRequest = {

@@ -1,7 +1,7 @@
 /**
  * create_webhook_endpoint — an endpoint of the organization and its subscriptions. The URL is
- * checked and resolved here (a refusal is a 400 and writes nothing); the worker checks it again at
- * every attempt.
+ * checked and resolved before the activity's transaction (a refusal is a 400 and writes nothing);
+ * the worker checks it again at every attempt.
  */
 import { newId } from '@latchkey/crypto';
 import {
@@ -19,8 +19,8 @@ export const createWebhookEndpoint: TActivityDefinition<TCreateWebhookEndpointIn
   ...CREATE_WEBHOOK_ENDPOINT_ACTIVITY,
   onFailure: 'reject',
   params: ZCreateWebhookEndpointIntentSchema,
+  precheck: (p, services) => assertWebhookUrl(services, p.url),
   async handle(ctx, p) {
-    await assertWebhookUrl(ctx.services, p.url);
     await assertEventTypesAllowed(ctx.tx, ctx.organizationId, p.subscriptions.map((s) => s.eventType));
     if ((await ctx.tx.webhookEndpoints.count(ctx.organizationId)) >= MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION) {
       throw new AppError('BAD_REQUEST', `an organization may have at most ${MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION} webhook endpoints; delete one first`);

@@ -13,8 +13,10 @@ export const updateWebhookEndpoint: TActivityDefinition<TUpdateWebhookEndpointIn
   onFailure: 'reject',
   params: ZUpdateWebhookEndpointIntentSchema,
   policyParams: exposeParams({ endpointId: 'endpoint_id' }),
+  async precheck(p, services) {
+    if (p.url !== undefined) await assertWebhookUrl(services, p.url);
+  },
   async handle(ctx, p) {
-    if (p.url !== undefined) await assertWebhookUrl(ctx.services, p.url);
     const webhookEndpoint = await ctx.tx.webhookEndpoints.update(ctx.organizationId, p.endpointId, {
       ...(p.url !== undefined ? { url: p.url } : {}),
       ...(p.name !== undefined ? { name: p.name } : {}),
