@@ -27,6 +27,8 @@ export const CONFIG_VARIABLES = {
   LATCHKEY_MASTER_KEY: 'Key-vault master key (64 hex chars or base64 of 32 bytes). Unset: generated once into $LATCHKEY_DATA_DIR/master.key (0600).',
   LATCHKEY_ROOT_API_PUBLIC_KEY: 'Compressed P-256 public key (hex) for the first root user. Unset: a key pair is generated and written to bootstrap.json.',
   LATCHKEY_TIMESTAMP_WINDOW_SECONDS: 'How far an activity timestampMs may lie in the past or future. Default 300 (5 minutes).',
+  LATCHKEY_APPROVAL_WINDOW_SECONDS:
+    'How long the votes on an activity waiting for consensus stay valid, counted from the first: after it they lapse and the activity must be approved again. Default 86400 (24 hours, as Turnkey).',
   LATCHKEY_EMBEDDED_PG_PORT: 'Port of the embedded PostgreSQL. Default 0: a free port is picked at each start.',
   LATCHKEY_LOG_LEVEL: 'pino level: fatal, error, warn, info, debug, trace, silent. Default info.',
   LATCHKEY_WEBHOOK_POLL_MS: 'How often the webhook worker polls the outbox when idle. Default 1000.',
@@ -39,6 +41,7 @@ export const CONFIG_VARIABLES = {
     'How many public-API processes share the load: each enforces its share (the rates and bursts divided by this), as limits are counted per process. Default 1.',
   LATCHKEY_PUBLIC_API_URL: 'Where the auth proxy reaches the public API. Default http://<LATCHKEY_HOST>:<LATCHKEY_PUBLIC_API_PORT>.',
   LATCHKEY_TURNSTILE_SECRET: 'Cloudflare Turnstile secret key the auth proxy verifies X-Captcha-Token with, for configs with captchaEnabled. Unset: such configs answer 503.',
+  LATCHKEY_TURNSTILE_SITE_KEY: "Cloudflare Turnstile site key (public) the auth proxy's /v1/wallet_kit_client_params gives @turnkey/react-wallet-kit for configs with captchaEnabled, so it loads the widget that makes X-Captcha-Token. Unset: such configs answer 503 there.",
   LATCHKEY_TURNSTILE_VERIFY_URL: 'Turnstile siteverify endpoint. Default https://challenges.cloudflare.com/turnstile/v0/siteverify.',
   LATCHKEY_TRUSTED_PROXIES:
     'Comma-separated addresses or CIDRs of reverse proxies whose X-Forwarded-For names the client (for the per-IP limit and logs). Default none: the client is the socket peer.',
@@ -66,6 +69,7 @@ const ZConfigSchema = z.object({
     .transform((s) => s.toLowerCase())
     .optional(),
   LATCHKEY_TIMESTAMP_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  LATCHKEY_APPROVAL_WINDOW_SECONDS: z.coerce.number().int().min(1).max(31_536_000).default(86_400),
   LATCHKEY_EMBEDDED_PG_PORT: port(0),
   LATCHKEY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LATCHKEY_WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
@@ -78,6 +82,7 @@ const ZConfigSchema = z.object({
   LATCHKEY_RATE_LIMIT_PROCESSES: z.coerce.number().int().min(1).max(1024).default(1),
   LATCHKEY_PUBLIC_API_URL: z.string().refine(isPublicBaseUrl, 'must be an http(s) URL without credentials, query or fragment').optional(),
   LATCHKEY_TURNSTILE_SECRET: z.string().min(1).optional(),
+  LATCHKEY_TURNSTILE_SITE_KEY: z.string().min(1).max(256).optional(),
   LATCHKEY_TURNSTILE_VERIFY_URL: z.string().refine(isPublicBaseUrl, 'must be an http(s) URL without credentials, query or fragment').default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
   LATCHKEY_TRUSTED_PROXIES: z
     .string()
@@ -102,6 +107,8 @@ export interface TConfig {
   masterKey: string | undefined;
   rootApiPublicKey: string | undefined;
   timestampWindowMs: number;
+  /** How long a waiting activity's votes count, from the first (LATCHKEY_APPROVAL_WINDOW_SECONDS). */
+  approvalWindowMs: number;
   embeddedPgPort: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   webhookPollMs: number;
@@ -119,8 +126,8 @@ export interface TConfig {
   trustedProxies: string[];
   /** Where the auth proxy reaches the public API (LATCHKEY_PUBLIC_API_URL), no trailing slash. */
   publicApiUrl: string;
-  /** The auth proxy's captcha verification (LATCHKEY_TURNSTILE_SECRET, _VERIFY_URL). */
-  turnstile: { secret: string | undefined; verifyUrl: string };
+  /** The auth proxy's captcha: verification (LATCHKEY_TURNSTILE_SECRET, _VERIFY_URL) and the widget's site key (_SITE_KEY). */
+  turnstile: { secret: string | undefined; siteKey: string | undefined; verifyUrl: string };
 }
 
 /** Burst is twice the rate; each of `processes` processes enforces its share. Undefined when disabled. */
@@ -157,6 +164,7 @@ export function parseConfig(env: Record<string, string | undefined>): TConfig {
     masterKey: c.LATCHKEY_MASTER_KEY,
     rootApiPublicKey: c.LATCHKEY_ROOT_API_PUBLIC_KEY,
     timestampWindowMs: c.LATCHKEY_TIMESTAMP_WINDOW_SECONDS * 1000,
+    approvalWindowMs: c.LATCHKEY_APPROVAL_WINDOW_SECONDS * 1000,
     embeddedPgPort: c.LATCHKEY_EMBEDDED_PG_PORT,
     logLevel: c.LATCHKEY_LOG_LEVEL,
     webhookPollMs: c.LATCHKEY_WEBHOOK_POLL_MS,
@@ -166,7 +174,7 @@ export function parseConfig(env: Record<string, string | undefined>): TConfig {
     },
     trustedProxies: c.LATCHKEY_TRUSTED_PROXIES,
     publicApiUrl: (c.LATCHKEY_PUBLIC_API_URL ?? `http://${c.LATCHKEY_HOST.includes(':') ? `[${c.LATCHKEY_HOST}]` : c.LATCHKEY_HOST}:${c.LATCHKEY_PUBLIC_API_PORT}`).replace(/\/+$/, ''),
-    turnstile: { secret: c.LATCHKEY_TURNSTILE_SECRET, verifyUrl: c.LATCHKEY_TURNSTILE_VERIFY_URL },
+    turnstile: { secret: c.LATCHKEY_TURNSTILE_SECRET, siteKey: c.LATCHKEY_TURNSTILE_SITE_KEY, verifyUrl: c.LATCHKEY_TURNSTILE_VERIFY_URL },
     publicUrl: (c.LATCHKEY_PUBLIC_URL ?? `http://${c.LATCHKEY_HOST.includes(':') ? `[${c.LATCHKEY_HOST}]` : c.LATCHKEY_HOST}:${c.LATCHKEY_PUBLIC_API_PORT}`).replace(/\/+$/, ''),
   };
 }

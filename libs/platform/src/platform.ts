@@ -88,7 +88,7 @@ export async function openPlatform(
   const vault = await loadVault(config);
   const db = openDatabase(config.databaseUrl, opts.poolSize ? { max: opts.poolSize } : {});
   const store = createStore(db.prisma, db.sql);
-  const engine = createEngine({ store, vault, timestampWindowMs: config.timestampWindowMs, services });
+  const engine = createEngine({ store, vault, timestampWindowMs: config.timestampWindowMs, approvalWindowMs: config.approvalWindowMs, services });
   const feed = await startChangeFeed(config.databaseUrl, (m) => engine.cache.invalidate(m));
   return {
     config,

@@ -14,6 +14,9 @@
  *   the caller has not voted, and its approval would count (see `votingState`).
  * - A vote records the credential that cast it (id, type, a passkey's credential id), so each
  *   re-evaluation sees the approvers' `credentials` exactly as the submission did.
+ * - Approvals lapse: a waiting activity's votes count for `approvalWindowMs` from the first
+ *   (LATCHKEY_APPROVAL_WINDOW_SECONDS, 24 h by default, as Turnkey documents). After that the
+ *   activity still waits, with no votes, and must be approved again (see `liveVotes`).
  */
 import { newId, type TKeyVault } from '@latchkey/crypto';
 import { AppError, fromZodIssues, toTimestamp, ZActivityRequestSchema, ZVoteIntentSchema, type TActivity, type TActivityStatus, type TVote } from '@latchkey/domain';
@@ -47,6 +50,28 @@ function credentialOf(c: TPrincipal['credential']): TApprover['credential'] {
 /** An approver's user facts: its row (none for a user deleted since) and its tags. */
 function userFactsOf(userId: string, user: { userEmail: string | null; userName: string } | null | undefined, tags: ReadonlyMap<string, string[]>): Omit<TApprover, 'credential'> {
   return { userId, email: user?.userEmail ?? null, name: user?.userName ?? '', tags: tags.get(userId) ?? [] };
+}
+
+/**
+ * The votes that still count on a waiting activity. They lapse together, `windowMs` after the
+ * first: an approval given long ago says nothing about whether the request is still wanted, and a
+ * quorum assembled a vote a day must not run a forgotten request. Lapsed votes are marked when the
+ * next vote comes (`lapseVotes`, under the activity's lock); until then every reader filters them
+ * here, so the window holds whether or not anyone votes again. The unmarked votes always begin in
+ * one window: a vote cast after the window marks the earlier ones first.
+ */
+export function liveVotes<V extends Pick<Vote, 'createdAt'>>(votes: readonly V[], now: Date, windowMs: number): readonly V[] {
+  if (votes.length === 0) return votes;
+  const first = Math.min(...votes.map((v) => v.createdAt.getTime()));
+  return now.getTime() - first >= windowMs ? [] : votes;
+}
+
+/** A locked activity's live votes; lapsed ones are marked so that their users may vote again. */
+async function liveVotesLocked(tx: TRepositories, organizationId: string, activityId: string, now: Date, windowMs: number): Promise<readonly Vote[]> {
+  const recorded = await tx.activities.votes(organizationId, activityId);
+  const live = liveVotes(recorded, now, windowMs);
+  if (live.length < recorded.length) await tx.activities.lapseVotes(organizationId, activityId, now);
+  return live;
 }
 
 /** Computes once, on first use. */
@@ -158,6 +183,8 @@ export interface TConsensusDeps {
   policy: TPolicyEvaluator;
   services: TEngineServices;
   timestampWindowMs: number;
+  /** How long a waiting activity's votes count, from the first (LATCHKEY_APPROVAL_WINDOW_SECONDS). */
+  approvalWindowMs: number;
   now: () => number;
   onCommitted?: (message: string) => void;
 }
@@ -174,7 +201,8 @@ export interface TConsensusDeps {
  *     (`policy-decision.ts` `candidateProbe`: one evaluation per applicable allow policy);
  *   canReject = canApprove, or the caller is the initiator (its rejection cancels).
  * Once the caller has voted it can do nothing more, except the initiator, who may still withdraw
- * its approval by rejecting. A finished activity answers false to both.
+ * its approval by rejecting. A finished activity answers false to both. `votes` are the live ones
+ * (`liveVotes`): after the window lapsed everyone may approve again.
  */
 export async function votingState(deps: Pick<TConsensusDeps, 'store' | 'registry' | 'policy'>, activity: Activity, votes: readonly Vote[], userId: string, now: Date) {
   const none = { canApprove: false, canReject: false };
@@ -218,9 +246,13 @@ export async function activityWithVotes(db: Pick<TRepositories, 'users' | 'crede
   return wire;
 }
 
-/** The wire activity with its votes (each with its user) and the caller's voting flags. */
-export async function activityForCaller(deps: Pick<TConsensusDeps, 'store' | 'registry' | 'policy'>, activity: Activity, callerUserId: string, now: Date, votes?: readonly Vote[]): Promise<TActivity> {
-  const list = votes ?? (await deps.store.activities.votes(activity.organizationId, activity.id));
+/**
+ * The wire activity with its votes (each with its user) and the caller's voting flags. A waiting
+ * activity shows only its live votes: once they lapsed it shows none.
+ */
+export async function activityForCaller(deps: Pick<TConsensusDeps, 'store' | 'registry' | 'policy' | 'approvalWindowMs'>, activity: Activity, callerUserId: string, now: Date, votes?: readonly Vote[]): Promise<TActivity> {
+  const recorded = votes ?? (await deps.store.activities.votes(activity.organizationId, activity.id));
+  const list = activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' ? liveVotes(recorded, now, deps.approvalWindowMs) : recorded;
   const wire = await activityWithVotes(deps.store, activity, list);
   Object.assign(wire, await votingState(deps, activity, list, callerUserId, now));
   return wire;
@@ -250,7 +282,8 @@ export async function voteOnActivity(
       if (activity.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED') {
         throw new AppError('BAD_REQUEST', `activity ${activity.id} is not awaiting consensus (status ${activity.status})`, { activityId: activity.id, status: activity.status });
       }
-      const before = await tx.activities.votes(organizationId, activity.id);
+      // Votes older than the approval window no longer count (marked lapsed here).
+      const before = await liveVotesLocked(tx, organizationId, activity.id, now, deps.approvalWindowMs);
       const own = before.find((v) => v.userId === s.principal.userId);
       // The initiator approved by submitting; rejecting withdraws that approval (a cancel).
       const withdrawing = own !== undefined && selection === 'VOTE_SELECTION_REJECTED' && own.selection === 'VOTE_SELECTION_APPROVED' && activity.createdByUserId === s.principal.userId;
@@ -307,6 +340,8 @@ export async function voteOnActivity(
       const now = new Date(deps.now());
       const activity = await tx.activities.lockByFingerprint(organizationId, fingerprint);
       if (!activity || activity.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED') throw new AppError('BAD_REQUEST', 'the activity was decided by another vote meanwhile');
+      // The first attempt's marking rolled back with it.
+      await liveVotesLocked(tx, organizationId, activity.id, now, deps.approvalWindowMs);
       const vote = await tx.activities.addVote(voteOf(s.principal, organizationId, activity.id, selection, message, now));
       const status = nextStatus(nextStatus('ACTIVITY_STATUS_CONSENSUS_NEEDED', 'QUORUM_REACHED'), 'EXECUTION_FAILED');
       const updated = await tx.activities.finish(organizationId, activity.id, { status, failure: e.toBody() as unknown as object, at: now });

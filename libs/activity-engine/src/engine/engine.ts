@@ -19,6 +19,8 @@ export interface TEngineOptions {
   store: TStore;
   vault: TKeyVault;
   timestampWindowMs: number;
+  /** How long a waiting activity's votes count, from the first; default 24 h (LATCHKEY_APPROVAL_WINDOW_SECONDS). */
+  approvalWindowMs?: number;
   now?: () => number;
   policy?: TPolicyEvaluator;
   registry?: TActivityRegistry;
@@ -26,6 +28,9 @@ export interface TEngineOptions {
   /** Mail, SMS and OIDC for the login activities; without them those activities fail cleanly. */
   services?: TEngineServices;
 }
+
+/** Turnkey's documented approval window: votes lapse 24 hours after the first. */
+export const DEFAULT_APPROVAL_WINDOW_MS = 86_400_000;
 
 export type THeaders = Record<string, string | string[] | undefined>;
 
@@ -37,6 +42,7 @@ export function createEngine(opts: TEngineOptions) {
   const registry = opts.registry ?? createActivityRegistry();
   const policy = opts.policy ?? createPolicyEvaluator();
   const queryByPath = createQueryRegistry();
+  const approvalWindowMs = opts.approvalWindowMs ?? DEFAULT_APPROVAL_WINDOW_MS;
 
   return {
     cache,
@@ -58,7 +64,7 @@ export function createEngine(opts: TEngineOptions) {
       if (!readable) throw new AppError('REQUEST_NOT_AUTHORIZED', `request not authorized: the signer's organization cannot read organization ${organization.id}`);
       const req = def.request.safeParse(body);
       if (!req.success) throw fromZodIssues('request', req.error.issues);
-      return def.handle({ store: opts.store, cache, principal, organization, services, consensus: { store: opts.store, registry, policy } }, req.data);
+      return def.handle({ store: opts.store, cache, principal, organization, services, consensus: { store: opts.store, registry, policy, approvalWindowMs } }, req.data);
     },
 
     /**
@@ -67,7 +73,7 @@ export function createEngine(opts: TEngineOptions) {
      */
     async submit(path: string, headers: THeaders, raw: Buffer): Promise<{ activity: TActivity }> {
       const { principal, body, organization, loginOrganization } = await authenticate(headers, raw);
-      const deps = { store: opts.store, vault: opts.vault, registry, policy, timestampWindowMs: opts.timestampWindowMs, now, services, cache, onCommitted: (m: string) => cache.invalidate(m) };
+      const deps = { store: opts.store, vault: opts.vault, registry, policy, timestampWindowMs: opts.timestampWindowMs, approvalWindowMs, now, services, cache, onCommitted: (m: string) => cache.invalidate(m) };
       const activity = await submitActivity(deps, { path, principal, organization, loginOrganization, body, raw });
       if (activity.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED') return { activity };
       // A waiting activity carries its votes and what the caller may still do.

@@ -9,7 +9,7 @@ import { AppError, fromZodIssues, ZActivityRequestSchema, type TActivity, type T
 import { isUniqueViolation, type Activity, type Organization, type TNewActivity, type TRepositories, type TStore, type Vote } from '@latchkey/persistence';
 import { activityKind } from '@latchkey/policy';
 import { announcing, isVote, type TActivityVersion, type TRegisteredActivity, type TSubmittable } from './activity-definition.js';
-import { voteOnActivity } from './consensus.js';
+import { liveVotes, voteOnActivity } from './consensus.js';
 import { activityWithVotes, approverOf, recordEvaluation, voteOf } from './consensus.js';
 import { conditionContext } from './policy-context.js';
 import type { TPolicyDecision, TPolicyEvaluator, TPolicyRequest } from './policy-decision.js';
@@ -27,6 +27,8 @@ export interface TSubmitDeps {
   registry: TActivityRegistry;
   policy: TPolicyEvaluator;
   timestampWindowMs: number;
+  /** How long a waiting activity's votes count, from the first (LATCHKEY_APPROVAL_WINDOW_SECONDS). */
+  approvalWindowMs: number;
   now: () => number;
   services: TEngineServices;
   /**
@@ -131,8 +133,8 @@ export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise
     return existing ? activityToWire(existing) : undefined;
   };
   if (!def.readOnly) {
-    const existing = await existingActivity();
-    if (existing) return existing;
+    const existing = await deps.store.activities.findByFingerprint(organizationId, fingerprint);
+    if (existing) return resubmission(deps, existing, s, organizationId);
   }
 
   const parsed = def.params.safeParse(parameters);
@@ -170,6 +172,9 @@ export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise
       throw new AppError('REQUEST_NOT_AUTHORIZED', `request not authorized: ${decision.outcome}: ${decision.reason}`, { outcome: decision.outcome, policyIds: decision.decidingPolicyIds });
     }
     case 'OUTCOME_REQUIRES_CONSENSUS': {
+      // A read-only kind skipped the idempotency lookup: a repeat of a waiting one may be a re-approval.
+      const waiting = def.readOnly ? await deps.store.activities.findByFingerprint(organizationId, fingerprint) : null;
+      if (waiting) return resubmission(deps, waiting, s, organizationId);
       // Nothing runs yet: the activity waits, with the initiator's submission as its first approval
       // (made first, so the CONSENSUS_NEEDED event can carry it as get_activity will show it).
       const approval = voteOf(s.principal, organizationId, activityId, 'VOTE_SELECTION_APPROVED', pending.message, now);
@@ -187,6 +192,27 @@ export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise
     }
     case 'OUTCOME_ALLOW':
       return execute(deps, def, { ...pending, status: nextStatus(pending.status, 'POLICY_ALLOWED') });
+  }
+}
+
+/**
+ * An identical body again answers the activity it made. One case does more: the initiator
+ * re-submitting a waiting activity whose approvals lapsed (LATCHKEY_APPROVAL_WINDOW_SECONDS) —
+ * the re-submission is the initiator's approval again, a vote like approve_activity's, which may
+ * complete the consensus with the approvals given since the lapse.
+ */
+async function resubmission(deps: TSubmitDeps, existing: Activity, s: TSubmission, organizationId: string): Promise<TActivity> {
+  if (existing.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED' || existing.createdByUserId !== s.principal.userId) return activityToWire(existing);
+  const live = liveVotes(await deps.store.activities.votes(organizationId, existing.id), new Date(deps.now()), deps.approvalWindowMs);
+  if (live.some((v) => v.userId === s.principal.userId)) return activityToWire(existing);
+  try {
+    return await voteOnActivity(deps, { selection: 'VOTE_SELECTION_APPROVED', principal: s.principal, organizationId, fingerprint: existing.fingerprint, message: s.raw.toString('utf8') });
+  } catch (e) {
+    // An identical re-submission racing this one voted first, or a vote decided the activity
+    // meanwhile: either way the repeat answers the activity as it now stands.
+    if (!(e instanceof AppError) || e.code !== 'BAD_REQUEST') throw e;
+    const now = await deps.store.activities.findById(organizationId, existing.id);
+    return activityToWire(now ?? existing);
   }
 }
 

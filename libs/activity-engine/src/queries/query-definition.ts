@@ -14,7 +14,7 @@ export interface TQueryContext {
   organization: Organization;
   services: TEngineServices;
   /** What reading an activity's votes needs (the caller's canApprove / canReject). */
-  consensus: Pick<TConsensusDeps, 'store' | 'registry' | 'policy'>;
+  consensus: Pick<TConsensusDeps, 'store' | 'registry' | 'policy' | 'approvalWindowMs'>;
 }
 
 export interface TQueryDefinition<TReq = unknown, TRes = unknown> {

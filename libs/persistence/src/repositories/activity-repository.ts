@@ -112,14 +112,19 @@ export function activityRepository(db: TDb, sql?: TSql) {
       });
       return finishPage(plan, rows);
     },
+    /** The votes that have not lapsed (the engine still checks the window: see `liveVotes`). */
     async votes(organizationId: string, activityId: string): Promise<Vote[]> {
-      return db.vote.findMany({ where: { organizationId, activityId }, orderBy: { id: 'asc' } });
+      return db.vote.findMany({ where: { organizationId, activityId, lapsedAt: null }, orderBy: { id: 'asc' } });
+    },
+    /** Marks an activity's votes lapsed (its approval window ran out); they are kept, but no longer count. */
+    async lapseVotes(organizationId: string, activityId: string, at: Date): Promise<void> {
+      await db.vote.updateMany({ where: { organizationId, activityId, lapsedAt: null }, data: { lapsedAt: at } });
     },
     /** Votes of several activities (list_activities), grouped by activity id. */
     async votesOf(organizationId: string, activityIds: readonly string[]): Promise<Map<string, Vote[]>> {
       const out = new Map<string, Vote[]>();
       if (activityIds.length === 0) return out;
-      const rows = await db.vote.findMany({ where: { organizationId, activityId: { in: [...activityIds] } }, orderBy: { id: 'asc' } });
+      const rows = await db.vote.findMany({ where: { organizationId, activityId: { in: [...activityIds] }, lapsedAt: null }, orderBy: { id: 'asc' } });
       for (const v of rows) out.set(v.activityId, [...(out.get(v.activityId) ?? []), v]);
       return out;
     },
@@ -129,7 +134,7 @@ export function activityRepository(db: TDb, sql?: TSql) {
       const id = rows[0]?.id;
       return id ? db.activity.findFirst({ where: { organizationId, id } }) : null;
     },
-    /** @throws a unique violation when the user voted on this activity before */
+    /** @throws a unique violation when the user has a live (not lapsed) vote on this activity */
     async addVote(v: TNewVote): Promise<Vote> {
       return db.vote.create({ data: v });
     },
