@@ -204,6 +204,11 @@ describe('the queue', () => {
     expect(ids(run)).toEqual(['r1', 'r2', 'r3', 'r4']);
     expect(run.map((m) => m.attempt)).toEqual([1, 1, 1, 1]);
     expect(await mine(4)).toEqual([]);
+    // In flight: shown as delivering, though the row stays 'pending' under a lease (the claim changes no indexed column).
+    expect((await repo.messages('o-run', e.endpointId)).map((m) => m.status)).toEqual(['delivering', 'delivering', 'delivering', 'delivering', 'pending', 'pending']);
+    expect((await repo.messages('o-run', e.endpointId, 'delivering')).length).toBe(4);
+    const raw = await db.sql.query<{ status: string }>(`SELECT DISTINCT status FROM webhook_messages WHERE organization_id = 'o-run'`);
+    expect(raw.rows).toEqual([{ status: 'pending' }]);
     // r1 delivered, r2 to be retried: r3 and r4 were not attempted and go back as they were.
     const r = await repo.recordRun(
       [
@@ -228,6 +233,9 @@ describe('the queue', () => {
         [run[1]!.eventId, 1, 503],
       ].sort(),
     );
+    // The same answer recorded twice (a duplicate, not a new claim): logged, but nothing held or moved.
+    expect(await repo.recordRun([{ m: run[1]!, outcome: { kind: 'delivered', statusCode: 200 }, latencyMs: 1 }], [], null)).toEqual({ held: 0, next: [] });
+    expect((await repo.messages('o-run', e.endpointId)).map((m) => m.status)[1]).toBe('pending');
     // The retried head leads the next run, the others behind it in order.
     const second = await mine(3);
     expect([ids(second), second.map((m) => m.attempt)]).toEqual([['r2', 'r3', 'r4'], [2, 1, 1]]);
