@@ -1,28 +1,51 @@
-/** The admin app: tRPC over fastify at `/trpc`, plus `/healthz`. */
+/**
+ * The admin app: the dashboard at `/`, its tRPC backend at `/trpc`, and `/healthz`. Every tRPC
+ * call but the sign-in preliminaries is stamped (see trpc/init.ts); the stamp signs the exact
+ * bytes handed to the engine — a POST's body, or for the SSE subscription (an EventSource sends no
+ * headers) its `input` query parameter, with the stamp in tRPC's connection parameters.
+ */
+import type { THeaders } from '@latchkey/activity-engine';
 import { createHttpServer } from '@latchkey/http';
-import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
+import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { adminRouter, type TAdminContext } from './router.js';
+import { adminRouter, type TAdminRouter } from './router.js';
+import { registerDashboard } from './static/serve-dashboard.js';
+import type { TAdminContext, TAdminServices } from './trpc/context.js';
+import { adminErrorShape, appErrorOf } from './trpc/errors.js';
 
-export function buildAdmin(o: { logger: Logger; ping: () => Promise<void> }): FastifyInstance {
-  const app = createHttpServer({ logger: o.logger, ready: o.ping });
-  // tRPC parses its own JSON bodies: give it a parser in this encapsulated scope only.
+export interface TAdminOptions {
+  logger: Logger;
+  services: TAdminServices;
+  /** The built dashboard's folder; undefined: `/` explains how to build it. */
+  dashboardDir?: string | undefined;
+}
+
+export function buildAdmin(o: TAdminOptions): FastifyInstance {
+  const app = createHttpServer({ logger: o.logger, ready: o.services.ping });
+  registerDashboard(app, o.dashboardDir);
   void app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-      try {
-        done(null, body === '' ? undefined : JSON.parse(body as string));
-      } catch {
-        const err = new Error('request body is not valid JSON') as Error & { statusCode: number };
-        err.statusCode = 400;
-        done(err, undefined);
-      }
-    });
-    await scope.register(fastifyTRPCPlugin, {
-      prefix: '/trpc',
-      trpcOptions: { router: adminRouter, createContext: (): TAdminContext => ({ ping: o.ping }) },
-    });
+    const trpcOptions: FastifyTRPCPluginOptions<TAdminRouter>['trpcOptions'] = {
+      router: adminRouter,
+      allowMethodOverride: true,
+      createContext: ({ req, info }): TAdminContext => {
+        const headers: THeaders = { ...req.headers };
+        let raw = typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : Buffer.alloc(0);
+        if (req.method === 'GET') {
+          raw = Buffer.from(new URL(req.url, 'http://admin.invalid').searchParams.get('input') ?? '', 'utf8');
+          const stamp = info.connectionParams?.['x-stamp'];
+          if (stamp) headers['x-stamp'] = stamp;
+        }
+        return { services: o.services, headers, raw };
+      },
+      responseMeta: ({ errors }) => (errors[0] ? { status: adminErrorShape(errors[0]).data.httpStatus } : {}),
+      onError: ({ error, req }) => {
+        const { appError, unexpected } = appErrorOf(error);
+        if (unexpected) req.log.error({ err: error.cause ?? error }, 'unhandled error in an admin procedure');
+        else req.log.info({ code: appError.code, status: appError.httpStatus }, appError.message);
+      },
+    };
+    await scope.register(fastifyTRPCPlugin, { prefix: '/trpc', trpcOptions });
   });
   return app;
 }

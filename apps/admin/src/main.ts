@@ -2,13 +2,30 @@
 import { openPlatform } from '@latchkey/platform';
 import { parseConfig } from '@latchkey/domain';
 import { createLogger, serve } from '@latchkey/http';
+import { adminOverviewRepository, webhookDeliveryRepository, webhookSigningKeyRepository } from '@latchkey/persistence';
 import { buildAdmin } from './app.js';
+import { dashboardDir } from './static/serve-dashboard.js';
 
 const config = parseConfig(process.env);
 const logger = createLogger(config, 'admin');
 try {
   const platform = await openPlatform(config, { poolSize: 4, logger });
-  const app = buildAdmin({ logger, ping: () => platform.db.ping() });
+  const dir = dashboardDir();
+  if (!dir) logger.warn('the dashboard is not built (apps/admin/dist/dashboard): / answers 503 until `npm run build`');
+  const app = buildAdmin({
+    logger,
+    dashboardDir: dir,
+    services: {
+      engine: platform.engine,
+      overview: adminOverviewRepository(platform.db),
+      deliveries: webhookDeliveryRepository(platform.db),
+      endpoints: platform.store.webhookEndpoints,
+      signingKeys: webhookSigningKeyRepository(platform.db),
+      dataDir: config.dataDir,
+      publicUrl: config.publicUrl,
+      ping: () => platform.db.ping(),
+    },
+  });
   const port = await serve(app, { service: 'admin', host: config.host, port: config.adminPort, onClose: () => platform.close() });
   logger.info({ port }, 'admin ready');
 } catch (e) {

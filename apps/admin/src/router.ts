@@ -1,21 +1,31 @@
 /**
- * The admin tRPC router. One procedure file per concern will live under `procedures/` as the
- * dashboard grows; procedures call library functions, never Prisma.
+ * The admin tRPC router: one router per area of the dashboard, each a list of procedures that
+ * call the engine or a read model. Its type is the contract the dashboard and the tests share.
  */
-import { initTRPC } from '@trpc/server';
+import { activitiesRouter } from './routers/activities.router.js';
+import { authRouter } from './routers/auth.router.js';
+import { overviewRouter } from './routers/overview.router.js';
+import { policiesRouter } from './routers/policies.router.js';
+import { sessionRouter } from './routers/session.router.js';
+import { usersRouter } from './routers/users.router.js';
+import { walletsRouter } from './routers/wallets.router.js';
+import { webhooksRouter } from './routers/webhooks.router.js';
+import { publicProcedure, router } from './trpc/init.js';
 
-export interface TAdminContext {
-  ping: () => Promise<void>;
-}
-
-const t = initTRPC.context<TAdminContext>().create();
-
-export const adminRouter = t.router({
-  /** Liveness of the admin app and its database. */
-  health: t.procedure.query(async ({ ctx }) => {
-    await ctx.ping();
+export const adminRouter = router({
+  /** Liveness of the admin app and its database (unauthenticated, like /healthz). */
+  health: publicProcedure.query(async ({ ctx }) => {
+    await ctx.services.ping();
     return { status: 'ok' as const };
   }),
+  session: sessionRouter,
+  overview: overviewRouter,
+  activities: activitiesRouter,
+  users: usersRouter,
+  wallets: walletsRouter,
+  policies: policiesRouter,
+  auth: authRouter,
+  webhooks: webhooksRouter,
 });
 
 export type TAdminRouter = typeof adminRouter;

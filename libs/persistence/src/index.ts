@@ -38,3 +38,4 @@ export type {
   RootQuorumMember,
 } from './generated/prisma/client.js';
 export * from './webhooks/index.js';
+export { adminOverviewRepository, type TAdminOverviewRepository, type TActivityHourBucket, type TOrganizationCounts, type TSubOrganizationRow } from './repositories/admin-overview-repository.js';

@@ -44,8 +44,26 @@ export function createEngine(opts: TEngineOptions) {
   const queryByPath = createQueryRegistry();
   const approvalWindowMs = opts.approvalWindowMs ?? DEFAULT_APPROVAL_WINDOW_MS;
 
+  /**
+   * Authenticates a read and checks the signer may read its target: the signer's own organization
+   * or one of its sub-organizations. Recovery and attested credentials read nothing but whoami.
+   * @throws AppError 401 (stamp), 400 (body), 404 (organization), 403 (not readable)
+   */
+  async function authorizeRead(headers: THeaders, raw: Buffer, opts: { loginViaParent?: boolean; path?: string } = {}) {
+    const auth = await authenticate(headers, raw);
+    const { principal, body } = auth;
+    // whoami aimed at the parent with a sub-organization's key names the sub-organization.
+    const organization = auth.loginOrganization && opts.loginViaParent ? auth.loginOrganization : auth.organization;
+    if (isRecoveryKey(principal) && opts.path !== 'whoami') throw recoveryKeyRefused();
+    if (principal.credential.kind === 'attested') throw new AppError('REQUEST_NOT_AUTHORIZED', 'request not authorized: an attested stamp can only submit stamp_login');
+    const readable = principal.organizationId === organization.id || principal.organizationId === organization.parentOrganizationId;
+    if (!readable) throw new AppError('REQUEST_NOT_AUTHORIZED', `request not authorized: the signer's organization cannot read organization ${organization.id}`);
+    return { principal, organization, body };
+  }
+
   return {
     cache,
+    authorizeRead,
     /**
      * Answers `POST /public/v1/query/<path>`.
      * @throws AppError (401/400/403/404) — never for a fault of the server's own
@@ -53,15 +71,11 @@ export function createEngine(opts: TEngineOptions) {
     async query(path: string, headers: THeaders, raw: Buffer): Promise<unknown> {
       const def = queryByPath(path);
       // Authenticate first: an unauthenticated caller learns nothing, not even which paths exist.
-      const auth = await authenticate(headers, raw);
-      const { principal, body } = auth;
-      if (!def) throw new AppError('NOT_FOUND', `unknown query endpoint: /public/v1/query/${path}`);
-      // whoami aimed at the parent with a sub-organization's key names the sub-organization.
-      const organization = auth.loginOrganization && def.loginViaParent ? auth.loginOrganization : auth.organization;
-      if (isRecoveryKey(principal) && path !== 'whoami') throw recoveryKeyRefused();
-      if (principal.credential.kind === 'attested') throw new AppError('REQUEST_NOT_AUTHORIZED', 'request not authorized: an attested stamp can only submit stamp_login');
-      const readable = principal.organizationId === organization.id || principal.organizationId === organization.parentOrganizationId;
-      if (!readable) throw new AppError('REQUEST_NOT_AUTHORIZED', `request not authorized: the signer's organization cannot read organization ${organization.id}`);
+      if (!def) {
+        await authenticate(headers, raw);
+        throw new AppError('NOT_FOUND', `unknown query endpoint: /public/v1/query/${path}`);
+      }
+      const { principal, organization, body } = await authorizeRead(headers, raw, { loginViaParent: def.loginViaParent === true, path });
       const req = def.request.safeParse(body);
       if (!req.success) throw fromZodIssues('request', req.error.issues);
       return def.handle({ store: opts.store, cache, principal, organization, services, consensus: { store: opts.store, registry, policy, approvalWindowMs } }, req.data);

@@ -4,6 +4,7 @@
  * `org create`) also gets its one-line summary in COMMAND_GROUPS.
  */
 import type { TCliCommand } from '../cli-command.js';
+import { adminLink } from './admin-link.command.js';
 import { keygen } from './keygen.command.js';
 import { migrate } from './migrate.command.js';
 import { orgCreate } from './org-create.command.js';
@@ -13,11 +14,12 @@ import { webhooksRedeliver } from './webhooks-redeliver.command.js';
 import { webhooksRotateKey } from './webhooks-rotate-key.command.js';
 
 /** `never`: each command takes its own option type; the program hands each what commander parsed for it. */
-export const COMMANDS: readonly TCliCommand<never>[] = [start, migrate, keygen, orgCreate, proxyEnable, proxySet, webhooksRotateKey, webhooksRedeliver];
+export const COMMANDS: readonly TCliCommand<never>[] = [start, migrate, keygen, orgCreate, proxyEnable, proxySet, webhooksRotateKey, webhooksRedeliver, adminLink];
 
 /** Groups of commands: `latchkey <group> --help` shows this line and the group's commands. */
 export const COMMAND_GROUPS: Readonly<Record<string, string>> = {
   org: 'manage root organizations',
   proxy: "the auth proxy's configuration (through the running public API)",
   webhooks: 'webhook signing keys and redelivery',
+  admin: 'the admin console',
 };

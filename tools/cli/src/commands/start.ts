@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assertVaultKey, bootstrapInstallation, ensureServerKeys, loadVault } from '@latchkey/platform';
+import { adminSetupUrl, assertVaultKey, bootstrapInstallation, ensureServerKeys, issueAdminSetupToken, loadVault } from '@latchkey/platform';
 import type { TConfig } from '@latchkey/domain';
 import { createLogger } from '@latchkey/http';
 import { createStore, ensureWebhookSigningKey, openDatabase, webhookSigningKeyRepository } from '@latchkey/persistence';
@@ -80,6 +80,7 @@ export async function startCommand(config: TConfig): Promise<void> {
   process.once('SIGINT', () => void stopAll(0));
   process.once('SIGTERM', () => void stopAll(0));
 
+  let bootCreatedWithKey = false;
   try {
     const vault = await loadVault(config);
     const db = openDatabase(database.url, { max: 2 });
@@ -93,6 +94,7 @@ export async function startCommand(config: TConfig): Promise<void> {
       const bootstrapPath = join(dataDir, 'bootstrap.json');
       if (boot.created) {
         await writeBootstrapFile(bootstrapPath, boot, keys);
+        bootCreatedWithKey = Boolean(boot.apiPrivateKey);
         log.info({ organizationId: boot.organizationId, path: bootstrapPath }, `root organization created; credentials written to ${bootstrapPath}`);
       } else {
         log.info({ organizationId: boot.organizationId }, `root organization exists; credentials were written to ${bootstrapPath} on first start`);
@@ -101,6 +103,10 @@ export async function startCommand(config: TConfig): Promise<void> {
       await db.close();
     }
 
+    // The admin console's first sign-in: a one-time link, printed (never logged: it is a credential).
+    let setupLink: string | undefined;
+    if (bootCreatedWithKey) setupLink = adminSetupUrl(config.host, config.adminPort, (await issueAdminSetupToken(dataDir)).token);
+
     const env = { ...process.env, DATABASE_URL: database.url, LATCHKEY_DATA_DIR: dataDir };
     for (const app of APPS) apps.push(superviseApp({ service: app.service, script: join(root, app.path), env, log }));
     await Promise.all(apps.map((a) => a.ready));
@@ -108,6 +114,7 @@ export async function startCommand(config: TConfig): Promise<void> {
       { publicApi: `http://${config.host}:${config.publicApiPort}`, authProxy: `http://${config.host}:${config.authProxyPort}`, admin: `http://${config.host}:${config.adminPort}` },
       `Latchkey is running: public API http://${config.host}:${config.publicApiPort}`,
     );
+    if (setupLink) process.stdout.write(`\nAdmin console: open ${setupLink} to register the root user's passkey (one use, 15 minutes; \`npm run latchkey -- admin link\` prints a new one)\n\n`);
   } catch (e) {
     log.fatal({ err: e }, e instanceof Error ? e.message : String(e));
     await stopAll(1);

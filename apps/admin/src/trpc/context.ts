@@ -1,0 +1,28 @@
+/**
+ * What every admin procedure sees: the engine (which verifies stamps and runs activities), the
+ * read models, and the request exactly as it arrived — its headers and its raw body, over which
+ * the stamp is checked (never a re-serialised input).
+ */
+import type { TEngine, THeaders } from '@latchkey/activity-engine';
+import type { TAdminOverviewRepository, TStore, TWebhookDeliveryRepository, TWebhookSigningKeyRepository } from '@latchkey/persistence';
+
+/** The platform parts the admin app uses, so tests can build it on a real platform. */
+export interface TAdminServices {
+  engine: TEngine;
+  overview: TAdminOverviewRepository;
+  deliveries: TWebhookDeliveryRepository;
+  endpoints: TStore['webhookEndpoints'];
+  signingKeys: TWebhookSigningKeyRepository;
+  /** Where bootstrap.json and the setup link live. */
+  dataDir: string;
+  /** The public API's base URL (the JWKS link shown on the webhooks page). */
+  publicUrl: string;
+  ping(): Promise<void>;
+}
+
+export interface TAdminContext {
+  services: TAdminServices;
+  headers: THeaders;
+  /** The stamped bytes: a POST's body, or a subscription's `input` query parameter. Empty: none. */
+  raw: Buffer;
+}
