@@ -19,6 +19,7 @@ import { VOTES_ACTIVITIES } from './activities/votes/index.js';
 import { WALLETS_ACTIVITIES } from './activities/wallets/index.js';
 import { WEBHOOKS_ACTIVITIES } from './activities/webhooks/index.js';
 import { AUTH_PROXY_ACTIVITIES } from './activities/auth-proxy/index.js';
+import { IP_ALLOWLISTS_ACTIVITIES } from './activities/ip-allowlists/index.js';
 import type { TActivityVersion, TAnyActivityDefinition, TRegisteredActivity, TSubmittable, TVoteDefinition } from './engine/activity-definition.js';
 
 export const ACTIVITY_DEFINITIONS: readonly TAnyActivityDefinition[] = [
@@ -33,6 +34,7 @@ export const ACTIVITY_DEFINITIONS: readonly TAnyActivityDefinition[] = [
   ...POLICIES_ACTIVITIES,
   ...WEBHOOKS_ACTIVITIES,
   ...AUTH_PROXY_ACTIVITIES,
+  ...IP_ALLOWLISTS_ACTIVITIES,
 ];
 
 /** approve_activity and reject_activity: served on the submit path, governed by the voted-on activity's policies. */

@@ -16,6 +16,8 @@ export * from './activities/oauth2.js';
 export * from './activities/policies.js';
 export * from './activities/webhooks.js';
 export * from './activities/auth-proxy.js';
+export * from './activities/ip-allowlists.js';
+export * from './cidr.js';
 export * from './email-address.js';
 export * from './auth-proxy-wire.js';
 export * from './errors.js';

@@ -42,6 +42,14 @@ export interface THttpServerOptions {
  */
 export const RETRY_AFTER_SECONDS = 5;
 
+/**
+ * Where the client address (`req.ip`: the socket peer, or the X-Forwarded-For entry of a trusted
+ * proxy — the address the per-IP limit counts) is put on every request's headers, for the
+ * engine's IP allowlists. A registry symbol, declared by name on both sides (as ADMIT_CREDENTIAL),
+ * so it cannot be forged by a header and the engine imports nothing from here.
+ */
+export const CLIENT_ADDRESS: unique symbol = Symbol.for('latchkey.clientAddress') as never;
+
 const BASE_ALLOWED_HEADERS = ['content-type', 'x-stamp', 'x-stamp-webauthn', 'x-stamp-attested', 'x-client-version', 'x-request-id'];
 
 /** Maps a framework error (bad content length, body too large…) onto our codes by status. */
@@ -72,6 +80,7 @@ export function createHttpServer(opts: THttpServerOptions): FastifyInstance {
   // Synchronous hook: it runs on every request. CORS headers only when a browser sends Origin.
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
+    (req.headers as Record<symbol, unknown>)[CLIENT_ADDRESS] = req.ip;
     const origin = req.headers.origin;
     if (origin !== undefined) reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
     if (req.method === 'OPTIONS') {

@@ -18,6 +18,7 @@ export type { TSubOrganizationFilter } from './repositories/organization-reposit
 export type { TNewOtpRecord, TNewSession } from './repositories/login-repository.js';
 export type { TNewPolicy, TPolicyChanges } from './repositories/policy-repository.js';
 export type { TAuthProxyConfigRow, TAuthProxyEnable } from './repositories/auth-proxy-config-repository.js';
+export type { TIpAllowlistRow, TIpAllowlistRule } from './repositories/ip-allowlist-repository.js';
 export type {
   Activity,
   ApiKey,

@@ -19,6 +19,7 @@ import { userRepository } from './repositories/user-repository.js';
 import { walletRepository } from './repositories/wallet-repository.js';
 import { webhookEndpointRepository } from './repositories/webhook-endpoint-repository.js';
 import { authProxyConfigRepository } from './repositories/auth-proxy-config-repository.js';
+import { ipAllowlistRepository } from './repositories/ip-allowlist-repository.js';
 
 /** `sql` only outside a transaction: plain SQL cannot join Prisma's transaction connection. */
 function bindRepositories(db: TDb, sql?: TSql) {
@@ -36,6 +37,7 @@ function bindRepositories(db: TDb, sql?: TSql) {
     outbox: outboxRepository(db),
     webhookEndpoints: webhookEndpointRepository(db),
     authProxyConfigs: authProxyConfigRepository(db),
+    ipAllowlists: ipAllowlistRepository(db),
     system: systemRepository(db),
     /** Tells every process sharing the database that cached facts of `topic` changed (sent on commit). */
     async notifyChange(topic: TChangeTopic, key: string): Promise<void> {
@@ -55,8 +57,9 @@ export const CHANGE_CHANNEL = 'latchkey_changes';
  * `signer`: an organization's signing keys changed (wallets, accounts or private keys deleted).
  * `credential-added`: a key now exists that a process may have refused (and remembered refusing)
  * before; only the remembered refusals are dropped.
+ * `ip-allowlist`: an organization's IP allowlists changed (key: the organization id).
  */
-export type TChangeTopic = 'credential' | 'credential-added' | 'organization' | 'user' | 'signer';
+export type TChangeTopic = 'credential' | 'credential-added' | 'organization' | 'user' | 'signer' | 'ip-allowlist';
 
 /**
  * `sql` (TDatabase.sql) lets the hot statements outside transactions skip Prisma; without it every

@@ -149,8 +149,14 @@ const KINDS: readonly (readonly [kind: string, resource: TPolicyResource, action
 /**
  * Types Latchkey performs that neither of the docs' tables lists. `RECOVER_USER` (the second step
  * of the legacy email recovery) adds an authenticator to the recovering user: a credential created.
+ * `SET_IP_ALLOWLIST` / `REMOVE_IP_ALLOWLIST` change who may reach the organization at all.
  */
-const LATCHKEY_KINDS: typeof KINDS = [['RECOVER_USER', 'CREDENTIAL', 'CREATE']];
+const LATCHKEY_KINDS: typeof KINDS = [
+  ['RECOVER_USER', 'CREDENTIAL', 'CREATE'],
+  // IP allowlists are the organization's access configuration, as UPDATE_ALLOWED_ORIGINS is.
+  ['SET_IP_ALLOWLIST', 'CONFIG', 'UPDATE'],
+  ['REMOVE_IP_ALLOWLIST', 'CONFIG', 'DELETE'],
+];
 
 function buildTable(): Readonly<Record<string, TActivityPolicyEntry>> {
   const table: Record<string, TActivityPolicyEntry> = {};

@@ -38,6 +38,11 @@ export interface TActivityContext {
    * transaction (an approved activity runs inside its vote's).
    */
   signers?: Pick<TAuthCache, 'signer'>;
+  /**
+   * The client address of the request that runs the activity (the submission's, or the deciding
+   * vote's), as the IP allowlists see it; absent for an in-process caller.
+   */
+  clientAddress?: string | undefined;
 }
 
 /** Who, besides the target organization's own users, may submit an activity kind. */

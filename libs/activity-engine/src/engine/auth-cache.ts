@@ -15,7 +15,7 @@
  * that announce nothing on the feed (today: the login activities' session keys and a new
  * sub-organization's keys) stay hidden behind a miss cached before them for at most `missTtlMs`.
  */
-import type { ApiKey, Organization, RootQuorumMember, TAccountKeySource, TSigningKeyRow, TStore, User } from '@latchkey/persistence';
+import type { ApiKey, Organization, RootQuorumMember, TAccountKeySource, TIpAllowlistRow, TSigningKeyRow, TStore, User } from '@latchkey/persistence';
 
 export interface TAuthCacheOptions {
   ttlMs?: number;
@@ -69,6 +69,12 @@ export interface TAuthCache {
    * Dropped on the `signer` topic (deletions) and with the organization.
    */
   signer(organizationId: string, signWith: string): Promise<TSigner | null>;
+  /**
+   * An organization's IP allowlists (checked on every stamped request). Unlike other lookups the
+   * empty answer is cached too — it is the common one — and dropped with the rest on the
+   * `ip-allowlist` topic, which set/remove_ip_allowlist announce.
+   */
+  ipAllowlists(organizationId: string): Promise<TIpAllowlistRow[]>;
   /** Handles a change-feed message (`topic:key`, or `*` for everything). */
   invalidate(message: string): void;
 }
@@ -91,6 +97,9 @@ export function createAuthCache(store: TStore, opts: TAuthCacheOptions = {}): TA
   const users = new TtlMap<User>(ttl, max, now);
   const quorums = new TtlMap<RootQuorumMember[]>(ttl, max, now);
   const signers = new TtlMap<TSigner>(ttl, max, now);
+  const allowlists = new TtlMap<TIpAllowlistRow[]>(ttl, max, now);
+  // As for misses: a read that a change overtook must not be stored over the drop.
+  let allowlistGeneration = 0;
   async function apiKeys(organizationIds: string[], publicKey: string): Promise<ApiKey[]> {
     const k = `${organizationIds.join(',')}|${publicKey}`;
     const hit = keys.get(k);
@@ -145,8 +154,20 @@ export function createAuthCache(store: TStore, opts: TAuthCacheOptions = {}): TA
       if (found) signers.set(k, found);
       return found;
     },
+    async ipAllowlists(organizationId) {
+      const hit = allowlists.get(organizationId);
+      if (hit) return hit;
+      const generation = allowlistGeneration;
+      const lists = await store.ipAllowlists.listByOrganization(organizationId);
+      if (generation === allowlistGeneration) allowlists.set(organizationId, lists);
+      return lists;
+    },
     invalidate(message) {
       const topic = message.split(':', 1)[0];
+      if (topic === 'ip-allowlist' || topic === 'organization' || message === '*') {
+        allowlists.clear();
+        allowlistGeneration++;
+      }
       if (topic === 'signer' || topic === 'organization' || message === '*') signers.clear();
       if (topic === 'credential' || message === '*') keys.clear();
       // A miss of a key stands until a key may have appeared: a credential change, or an

@@ -266,7 +266,7 @@ export async function activityForCaller(deps: Pick<TConsensusDeps, 'store' | 're
  */
 export async function voteOnActivity(
   deps: TConsensusDeps,
-  s: { selection: TSelection; principal: TPrincipal; organizationId: string; fingerprint: string; message: string },
+  s: { selection: TSelection; principal: TPrincipal; organizationId: string; fingerprint: string; message: string; clientAddress?: string | undefined },
 ): Promise<TActivity> {
   const { selection, organizationId, fingerprint, message } = s;
 
@@ -314,7 +314,7 @@ export async function voteOnActivity(
         const version = deps.registry.versionOfType(activity.type)!;
         let result: Record<string, unknown>;
         try {
-          result = await def.handle({ tx: announcing(tx, changes), vault: deps.vault, organizationId: activity.organizationId, activityId: activity.id, principal: request.principal, now, services: deps.services, detached: deps.store }, params);
+          result = await def.handle({ tx: announcing(tx, changes), vault: deps.vault, organizationId: activity.organizationId, activityId: activity.id, principal: request.principal, now, services: deps.services, detached: deps.store, clientAddress: s.clientAddress }, params);
         } catch (e) {
           if (e instanceof AppError) throw new HandlerRefused(e);
           throw e;

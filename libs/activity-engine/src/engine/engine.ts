@@ -10,6 +10,7 @@ import { createActivityRegistry, type TActivityRegistry } from '../registry.js';
 import { createQueryRegistry } from '../queries/registry.js';
 import { createAuthCache, type TAuthCache } from './auth-cache.js';
 import { createAuthenticator } from './authenticate.js';
+import { clientAddressOf, createIpAllowlistGate } from './ip-allowlist.js';
 import { activityForCaller } from './consensus.js';
 import { createPolicyEvaluator, type TPolicyEvaluator } from './policy-decision.js';
 import { unconfiguredServices, type TEngineServices } from './services.js';
@@ -43,6 +44,8 @@ export function createEngine(opts: TEngineOptions) {
   const policy = opts.policy ?? createPolicyEvaluator();
   const queryByPath = createQueryRegistry();
   const approvalWindowMs = opts.approvalWindowMs ?? DEFAULT_APPROVAL_WINDOW_MS;
+  // Every stamped request passes its organization's IP allowlists before anything is done for it.
+  const assertClientAllowed = createIpAllowlistGate(cache);
 
   /**
    * Authenticates a read and checks the signer may read its target: the signer's own organization
@@ -76,6 +79,7 @@ export function createEngine(opts: TEngineOptions) {
         throw new AppError('NOT_FOUND', `unknown query endpoint: /public/v1/query/${path}`);
       }
       const { principal, organization, body } = await authorizeRead(headers, raw, { loginViaParent: def.loginViaParent === true, path });
+      await assertClientAllowed(principal, headers);
       const req = def.request.safeParse(body);
       if (!req.success) throw fromZodIssues('request', req.error.issues);
       return def.handle({ store: opts.store, cache, principal, organization, services, consensus: { store: opts.store, registry, policy, approvalWindowMs } }, req.data);
@@ -87,8 +91,9 @@ export function createEngine(opts: TEngineOptions) {
      */
     async submit(path: string, headers: THeaders, raw: Buffer): Promise<{ activity: TActivity }> {
       const { principal, body, organization, loginOrganization } = await authenticate(headers, raw);
+      await assertClientAllowed(principal, headers);
       const deps = { store: opts.store, vault: opts.vault, registry, policy, timestampWindowMs: opts.timestampWindowMs, approvalWindowMs, now, services, cache, onCommitted: (m: string) => cache.invalidate(m) };
-      const activity = await submitActivity(deps, { path, principal, organization, loginOrganization, body, raw });
+      const activity = await submitActivity(deps, { path, principal, organization, loginOrganization, body, raw, clientAddress: clientAddressOf(headers) });
       if (activity.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED') return { activity };
       // A waiting activity carries its votes and what the caller may still do.
       const row = await opts.store.activities.findById(activity.organizationId, activity.id);

@@ -48,6 +48,8 @@ export interface TSubmission {
   loginOrganization?: Organization | undefined;
   body: Record<string, unknown>;
   raw: Buffer;
+  /** The request's client address (IP allowlists: set_ip_allowlist's self-lockout check). */
+  clientAddress?: string | undefined;
 }
 
 const RECOVERY_KEY_TYPE = 'CREDENTIAL_TYPE_RECOVER_USER_KEY_P256';
@@ -120,7 +122,7 @@ export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise
   if (isVote(def)) {
     const vote = def.params.safeParse(parameters);
     if (!vote.success) throw fromZodIssues('parameters', vote.error.issues);
-    return voteOnActivity(deps, { selection: def.vote, principal: s.principal, organizationId, fingerprint: vote.data.fingerprint, message: s.raw.toString('utf8') });
+    return voteOnActivity(deps, { selection: def.vote, principal: s.principal, organizationId, fingerprint: vote.data.fingerprint, message: s.raw.toString('utf8'), clientAddress: s.clientAddress });
   }
 
   const fingerprint = activityFingerprint(s.raw);
@@ -161,7 +163,7 @@ export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise
     { userIds: [s.principal.userId], details: async () => [await approverOf(deps.store, s.principal)] },
     () => conditionContext(deps.store, request, now, def),
   );
-  const pending: TPending = { activityId, organizationId, type, version, params, fingerprint, principal: s.principal, status: 'ACTIVITY_STATUS_CREATED', decision, message: s.raw.toString('utf8') };
+  const pending: TPending = { activityId, organizationId, type, version, params, fingerprint, principal: s.principal, status: 'ACTIVITY_STATUS_CREATED', decision, message: s.raw.toString('utf8'), clientAddress: s.clientAddress };
 
   switch (decision.outcome) {
     case 'OUTCOME_DENY_EXPLICIT':
@@ -206,7 +208,7 @@ async function resubmission(deps: TSubmitDeps, existing: Activity, s: TSubmissio
   const live = liveVotes(await deps.store.activities.votes(organizationId, existing.id), new Date(deps.now()), deps.approvalWindowMs);
   if (live.some((v) => v.userId === s.principal.userId)) return activityToWire(existing);
   try {
-    return await voteOnActivity(deps, { selection: 'VOTE_SELECTION_APPROVED', principal: s.principal, organizationId, fingerprint: existing.fingerprint, message: s.raw.toString('utf8') });
+    return await voteOnActivity(deps, { selection: 'VOTE_SELECTION_APPROVED', principal: s.principal, organizationId, fingerprint: existing.fingerprint, message: s.raw.toString('utf8'), clientAddress: s.clientAddress });
   } catch (e) {
     // An identical re-submission racing this one voted first, or a vote decided the activity
     // meanwhile: either way the repeat answers the activity as it now stands.
@@ -228,6 +230,7 @@ interface TPending {
   decision: TPolicyDecision;
   /** The signed request body: the initiator's vote records it. */
   message: string;
+  clientAddress: string | undefined;
 }
 
 /** An identical submission committed first: this one's transaction is rolled back. */
@@ -285,6 +288,7 @@ async function executeReadOnly(deps: TSubmitDeps, def: TRegisteredActivity, p: T
       now,
       services: deps.services,
       detached: deps.store,
+      clientAddress: p.clientAddress,
       ...(deps.cache ? { signers: deps.cache } : {}),
     };
     result = { [p.version.resultKey]: await def.handle(ctx, p.params) };
@@ -327,7 +331,7 @@ async function execute(deps: TSubmitDeps, def: TRegisteredActivity, p: TPending)
   try {
     const activity = await record(deps, { ...p, status: completed, result: {} }, (tx) =>
       def.handle(
-        { tx: announcing(tx, changes), vault: deps.vault, organizationId: p.organizationId, activityId: p.activityId, principal: p.principal, now: new Date(deps.now()), services: deps.services, detached: deps.store },
+        { tx: announcing(tx, changes), vault: deps.vault, organizationId: p.organizationId, activityId: p.activityId, principal: p.principal, now: new Date(deps.now()), services: deps.services, detached: deps.store, clientAddress: p.clientAddress },
         p.params,
       ),
     );

@@ -12,8 +12,9 @@ import { getAuthenticator, getAuthenticators, getOauthProviders } from './creden
 import { getPolicy, getPolicyEvaluations, listPolicies } from './policies.js';
 import { listWebhookEndpoints } from './webhooks.js';
 import { getAuthProxyConfig } from './auth-proxy.js';
+import { getIpAllowlist } from './ip-allowlists.js';
 
-export const QUERY_DEFINITIONS: readonly TAnyQueryDefinition[] = [whoami, getOrganization, getActivity, listActivities, listWallets, getWallet, getWalletAccount, listWalletAccounts, getPrivateKey, listPrivateKeys, listPrivateKeyTags, listSubOrgs, getOrganizationConfigs, getAuthenticators, getAuthenticator, getOauthProviders, getPolicy, listPolicies, getPolicyEvaluations, getUser, listUsers, listUserTags, getApiKeys, getApiKey, getOauth2Credential, listOauth2Credentials, listWebhookEndpoints, getAuthProxyConfig];
+export const QUERY_DEFINITIONS: readonly TAnyQueryDefinition[] = [whoami, getOrganization, getActivity, listActivities, listWallets, getWallet, getWalletAccount, listWalletAccounts, getPrivateKey, listPrivateKeys, listPrivateKeyTags, listSubOrgs, getOrganizationConfigs, getAuthenticators, getAuthenticator, getOauthProviders, getPolicy, listPolicies, getPolicyEvaluations, getUser, listUsers, listUserTags, getApiKeys, getApiKey, getOauth2Credential, listOauth2Credentials, listWebhookEndpoints, getAuthProxyConfig, getIpAllowlist];
 
 export function createQueryRegistry(defs: readonly TAnyQueryDefinition[] = QUERY_DEFINITIONS): (path: string) => TAnyQueryDefinition | undefined {
   const byPath = new Map(defs.map((d) => [d.path, d]));
