@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds @latchkey/testkit as a package that could be published on its own:
-//  - dist/index.js (ESM) and dist/index.cjs (CommonJS, for Jest without transforms), with the
-//    workspace libraries compiled in; npm packages stay imports (the package's dependencies);
+//  - dist/index.js (ESM), with the workspace libraries compiled in; npm packages stay imports
+//    (the package's dependencies); dist/index.cjs (CommonJS, for Jest without transforms), a thin
+//    client of the bin that loads node built-ins only;
 //  - dist/latchkey.js, the `latchkey` bin;
 //  - dist/runtime/: the launcher, the four apps and the migrations, laid out like a checkout
 //    (latchkey-runtime.ts), so an installed testkit starts Latchkey without the repository;
@@ -51,16 +52,8 @@ rmSync(dist, { recursive: true, force: true });
 
 await Promise.all([
   build({ ...common, entryPoints: [join(pkgDir, 'src/index.ts')], outfile: join(dist, 'index.js'), format: 'esm', sourcemap: true }),
-  // CommonJS has no import.meta: the one thing the sources read from it is their own URL.
-  build({
-    ...common,
-    entryPoints: [join(pkgDir, 'src/index.ts')],
-    outfile: join(dist, 'index.cjs'),
-    format: 'cjs',
-    sourcemap: true,
-    define: { 'import.meta.url': '__latchkeyImportMetaUrl' },
-    banner: { js: 'const __latchkeyImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
-  }),
+  // CommonJS (Jest): a thin client of the bin, loading node built-ins only (src/cjs/index.ts).
+  build({ ...common, entryPoints: [join(pkgDir, 'src/cjs/index.ts')], outfile: join(dist, 'index.cjs'), format: 'cjs', sourcemap: true }),
   build({ ...common, entryPoints: [join(pkgDir, 'src/bin/main.ts')], outfile: join(dist, 'latchkey.js'), format: 'esm' }),
   ...RUNTIME_PROJECTS.flatMap((project) => {
     const out = join(dist, 'runtime', project, 'dist');

@@ -117,6 +117,9 @@ function assertStartOptions(opts: unknown): asserts opts is TStartOptions {
     for (const [k, v] of Object.entries(o['env'])) if (typeof v !== 'string') throw new TypeError(`startLatchkey(options): env.${k} must be a string, not ${typeof v}`);
   }
   if (o['seed'] !== undefined && o['seed'] !== 'random' && o['seed'] !== 'fixed') throw new TypeError(`startLatchkey(options): seed must be 'random' or 'fixed', not ${JSON.stringify(o['seed'])}`);
+  // The platform has no deterministic installation yet (it needs a seeded key and id source in the
+  // launcher's first-start steps); refusing beats handing out random keys to a snapshot test.
+  if (o['seed'] === 'fixed') throw new Error("startLatchkey(options): seed: 'fixed' is not available in this Latchkey build yet; omit seed (random keys)");
   if (o['timeoutMs'] !== undefined && (typeof o['timeoutMs'] !== 'number' || !(o['timeoutMs'] > 0))) throw new TypeError('startLatchkey(options): timeoutMs must be a positive number');
   for (const k of ['dataDir', 'cacheDir'] as const) if (o[k] !== undefined && (typeof o[k] !== 'string' || o[k] === '')) throw new TypeError(`startLatchkey(options): ${k} must be a non-empty path`);
   for (const k of ['captureMessages', 'useTemplate'] as const) if (o[k] !== undefined && typeof o[k] !== 'boolean') throw new TypeError(`startLatchkey(options): ${k} must be true or false`);
@@ -226,7 +229,6 @@ export async function startLatchkey(opts: TStartOptions = {}): Promise<TLatchkey
       LATCHKEY_LOG_LEVEL: env['LATCHKEY_LOG_LEVEL'] ?? 'warn',
       ...userEnv,
     });
-    if (opts.seed === 'fixed') Object.assign(env, fixedSeedEnv());
 
     let out = '';
     const c = spawn(process.execPath, [runtime.cli, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -274,9 +276,4 @@ export async function startLatchkey(opts: TStartOptions = {}): Promise<TLatchkey
     await stop();
     throw e;
   }
-}
-
-/** Placeholder until the platform accepts a fixed seed (see fixed-seed support). */
-function fixedSeedEnv(): Record<string, string> {
-  throw new Error("seed: 'fixed' is not supported by this Latchkey build yet");
 }
