@@ -9,6 +9,7 @@ export * from './activities/private-keys.js';
 export * from './activities/signing.js';
 export * from './activities/export-import.js';
 export * from './activities/users.js';
+export * from './activities/user-updates.js';
 export * from './activities/credentials.js';
 export * from './activities/organizations.js';
 export * from './activities/login.js';

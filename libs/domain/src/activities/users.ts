@@ -19,6 +19,8 @@ const userName = z
   .max(256, 'must be at most 256 characters')
   .refine((s) => s.trim().length > 0, 'must not be empty or blank')
   .refine((s) => !/\p{Cc}/u.test(s), 'must not contain control characters');
+/** A user's name, as every activity that sets one checks it. */
+export const ZUserNameSchema = userName;
 const userEmail = emailAddress();
 const userPhoneNumber = z.string().regex(/^\+[1-9][0-9]{6,14}$/, 'must be a phone number in E.164 format, such as +13214567890');
 const tagName = z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters');

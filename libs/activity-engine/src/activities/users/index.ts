@@ -1,6 +1,7 @@
 /** Users and user tags. One file per kind; this list is the folder's whole registration. */
 import { createUsers } from './create-users.js';
 import { updateUser } from './update-user.js';
+import { updateUserName } from './update-user-name.js';
 import { deleteUsers } from './delete-users.js';
 import { createUserTag } from './create-user-tag.js';
 import { updateUserTag } from './update-user-tag.js';
@@ -10,6 +11,7 @@ import type { TAnyActivityDefinition } from '../../engine/activity-definition.js
 export const USERS_ACTIVITIES: readonly TAnyActivityDefinition[] = [
   createUsers,
   updateUser,
+  updateUserName,
   deleteUsers,
   createUserTag,
   updateUserTag,
