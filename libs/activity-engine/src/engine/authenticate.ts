@@ -28,7 +28,7 @@ import { AppError, isAppError, type TErrorCode } from '@latchkey/domain';
 import type { Organization, TStore } from '@latchkey/persistence';
 import { assertStorableStrings } from './assert-storable-strings.js';
 import type { TAuthCache } from './auth-cache.js';
-import type { TPrincipal } from './principal.js';
+import { verifiedContactOf, type TPrincipal, type TVerifiedContact } from './principal.js';
 import type { TEngineServices } from './services.js';
 import { oidcNonceForPublicKey } from '@latchkey/crypto';
 import { assertLoginFeature, otpFeature, resolveUserByContact, resolveUserByOidc, type TLoginUser } from './resolve-login-user.js';
@@ -115,7 +115,7 @@ export function createAuthenticator(store: TStore, cache: TAuthCache, now: () =>
    * OTP feature of its contact's kind.
    * @throws AppError 401 when the attestation does not vouch for the key; 403 when the flow is disabled
    */
-  async function attestedUser(stamp: TAttestedStamp, organization: Organization): Promise<TLoginUser & { verificationTokenId?: string }> {
+  async function attestedUser(stamp: TAttestedStamp, organization: Organization): Promise<TLoginUser & { verificationTokenId?: string; verifiedContact?: TVerifiedContact }> {
     const refuse = (why: string) => new AppError('UNAUTHENTICATED', `attested stamp refused: ${why}`);
     if (stamp.scheme === 'STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN') {
       const key = (await store.system.serverKeys()).find((k) => k.purpose === 'otp_verifier');
@@ -131,7 +131,7 @@ export function createAuthenticator(store: TStore, cache: TAuthCache, now: () =>
       if (claims.organizationId !== organization.id && claims.organizationId !== organization.parentOrganizationId) throw refuse('the verification token was issued for another organization');
       const who = await resolveUserByContact(store, organization.id, claims.verificationType, claims.contact);
       await assertLoginFeature(store, who.organizationId, otpFeature(claims.verificationType));
-      return { ...who, verificationTokenId: claims.id };
+      return { ...who, verificationTokenId: claims.id, verifiedContact: verifiedContactOf(claims) };
     }
     if (!services) throw refuse('OIDC verification is not configured in this process');
     let token;
@@ -184,6 +184,7 @@ export function createAuthenticator(store: TStore, cache: TAuthCache, now: () =>
             scheme: stamp.scheme,
             signature: stamp.signature,
             ...(who.verificationTokenId ? { verificationTokenId: who.verificationTokenId } : {}),
+            ...(who.verifiedContact ? { verifiedContact: who.verifiedContact } : {}),
           },
         },
         body,

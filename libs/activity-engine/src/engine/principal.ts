@@ -16,7 +16,24 @@ export type TCredentialRef =
    * only). `verificationTokenId` names the token to spend: stamp_login spends it inside its own
    * transaction, so a request refused after authentication leaves the token usable.
    */
-  | ({ kind: 'attested'; verificationTokenId?: string } & TStampProof);
+  | ({
+      kind: 'attested';
+      verificationTokenId?: string;
+      /** The contact that token proves: recorded as verified when the token is spent (list_verified_suborgs). */
+      verifiedContact?: TVerifiedContact;
+    } & TStampProof);
+
+/** A contact proved by a verification token, by its list_verified_suborgs filter type. */
+export interface TVerifiedContact {
+  kind: 'EMAIL' | 'PHONE_NUMBER';
+  contact: string;
+}
+
+/** The filter type of a verification token's contact (`OTP_TYPE_EMAIL`, else a phone number: SMS, WhatsApp). */
+export const verifiedContactOf = (claims: { verificationType: string; contact: string }): TVerifiedContact => ({
+  kind: claims.verificationType === 'OTP_TYPE_EMAIL' ? 'EMAIL' : 'PHONE_NUMBER',
+  contact: claims.contact,
+});
 
 export interface TPrincipal {
   /** The organization the credential lives in (the target or its parent). */

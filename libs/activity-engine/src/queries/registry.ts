@@ -8,13 +8,14 @@ import { getWallet, getWalletAccount, listWalletAccounts, listWallets } from './
 import { whoami } from './whoami.js';
 import { getApiKey, getApiKeys, getUser, listUsers, listUserTags } from './users.js';
 import { getOrganizationConfigs, listSubOrgs } from './sub-organizations.js';
+import { listVerifiedSubOrgs } from './verified-sub-organizations.js';
 import { getAuthenticator, getAuthenticators, getOauthProviders } from './credentials.js';
 import { getPolicy, getPolicyEvaluations, listPolicies } from './policies.js';
 import { listWebhookEndpoints } from './webhooks.js';
 import { getAuthProxyConfig } from './auth-proxy.js';
 import { getIpAllowlist } from './ip-allowlists.js';
 
-export const QUERY_DEFINITIONS: readonly TAnyQueryDefinition[] = [whoami, getOrganization, getActivity, listActivities, listWallets, getWallet, getWalletAccount, listWalletAccounts, getPrivateKey, listPrivateKeys, listPrivateKeyTags, listSubOrgs, getOrganizationConfigs, getAuthenticators, getAuthenticator, getOauthProviders, getPolicy, listPolicies, getPolicyEvaluations, getUser, listUsers, listUserTags, getApiKeys, getApiKey, getOauth2Credential, listOauth2Credentials, listWebhookEndpoints, getAuthProxyConfig, getIpAllowlist];
+export const QUERY_DEFINITIONS: readonly TAnyQueryDefinition[] = [whoami, getOrganization, getActivity, listActivities, listWallets, getWallet, getWalletAccount, listWalletAccounts, getPrivateKey, listPrivateKeys, listPrivateKeyTags, listSubOrgs, listVerifiedSubOrgs, getOrganizationConfigs, getAuthenticators, getAuthenticator, getOauthProviders, getPolicy, listPolicies, getPolicyEvaluations, getUser, listUsers, listUserTags, getApiKeys, getApiKey, getOauth2Credential, listOauth2Credentials, listWebhookEndpoints, getAuthProxyConfig, getIpAllowlist];
 
 export function createQueryRegistry(defs: readonly TAnyQueryDefinition[] = QUERY_DEFINITIONS): (path: string) => TAnyQueryDefinition | undefined {
   const byPath = new Map(defs.map((d) => [d.path, d]));

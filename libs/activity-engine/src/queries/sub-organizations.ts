@@ -1,7 +1,7 @@
 /**
  * list_suborgs — the sub-organizations of the target (which must be a parent), optionally only
- * those holding a user, credential, OIDC identity or wallet address matching a filter; paged by
- * id. get_organization_configs — the organization's features and root quorum.
+ * those holding a user, credential, OIDC identity (by token, or by its claims) or wallet address
+ * matching a filter; paged by id. get_organization_configs — the organization's features and root quorum.
  */
 import {
   AppError,
@@ -16,8 +16,29 @@ import {
 import type { TSubOrganizationFilter } from '@latchkey/persistence';
 import type { TQueryContext, TQueryDefinition } from './query-definition.js';
 
+/**
+ * `OIDC_CLAIMS` (a Latchkey extension, what @turnkey/core sends the auth proxy's /v1/account):
+ * `filterValue` is the JSON `{"iss","sub","aud"}` of an identity; it matches a user whose OAuth
+ * provider has exactly that issuer, subject and audience.
+ * @throws AppError 400 naming what the value lacks
+ */
+export function oidcClaimsFilter(value: string): TSubOrganizationFilter {
+  let claims: unknown;
+  try {
+    claims = JSON.parse(value);
+  } catch {
+    claims = undefined;
+  }
+  const c = (typeof claims === 'object' && claims !== null ? claims : {}) as Record<string, unknown>;
+  for (const k of ['iss', 'sub', 'aud'] as const) {
+    if (typeof c[k] !== 'string' || c[k] === '') throw new AppError('BAD_REQUEST', `filterValue: OIDC_CLAIMS takes the JSON {"iss","sub","aud"} of an identity, each a non-empty string (${k} is missing)`, { field: 'filterValue' });
+  }
+  return { by: 'OIDC_CLAIMS', issuer: c['iss'] as string, subject: c['sub'] as string, audience: c['aud'] as string };
+}
+
 async function filterOf(ctx: TQueryContext, req: TListSubOrgsRequest): Promise<TSubOrganizationFilter | undefined> {
   if (!req.filterType || req.filterValue === undefined) return undefined;
+  if (req.filterType === 'OIDC_CLAIMS') return oidcClaimsFilter(req.filterValue);
   if (req.filterType !== 'OIDC_TOKEN') return { by: req.filterType, value: req.filterValue };
   try {
     const claims = await ctx.services.oidc.verify(req.filterValue, {});

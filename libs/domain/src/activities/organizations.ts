@@ -106,7 +106,11 @@ export interface TCreateReadWriteSessionResult extends Record<string, unknown> {
   credentialBundle: string;
 }
 
-export const SUB_ORG_FILTER_TYPES = ['EMAIL', 'PHONE_NUMBER', 'CREDENTIAL_ID', 'PUBLIC_KEY', 'OIDC_TOKEN', 'NAME', 'USERNAME', 'WALLET_ACCOUNT_ADDRESS'] as const;
+/**
+ * list_suborgs filters. `OIDC_CLAIMS` is a Latchkey extension: `filterValue` is the JSON
+ * `{"iss","sub","aud"}` @turnkey/core sends to the auth proxy's /v1/account (notes §A2).
+ */
+export const SUB_ORG_FILTER_TYPES = ['EMAIL', 'PHONE_NUMBER', 'CREDENTIAL_ID', 'PUBLIC_KEY', 'OIDC_TOKEN', 'OIDC_CLAIMS', 'NAME', 'USERNAME', 'WALLET_ACCOUNT_ADDRESS'] as const;
 export type TSubOrgFilterType = (typeof SUB_ORG_FILTER_TYPES)[number];
 
 export const ZListSubOrgsRequestSchema = z
@@ -121,6 +125,20 @@ export type TListSubOrgsRequest = z.output<typeof ZListSubOrgsRequestSchema>;
 export interface TListSubOrgsResponse {
   organizationIds: string[];
 }
+
+/** list_verified_suborgs filters: a contact the sub-organization's user proved with a verification token. */
+export const VERIFIED_SUB_ORG_FILTER_TYPES = ['EMAIL', 'PHONE_NUMBER'] as const;
+
+/** `v1GetVerifiedSubOrgIdsRequest`. */
+export const ZListVerifiedSubOrgsRequestSchema = z
+  .object({
+    organizationId: ZIdentifierSchema,
+    filterType: z.enum(VERIFIED_SUB_ORG_FILTER_TYPES, { error: `must be one of ${VERIFIED_SUB_ORG_FILTER_TYPES.join(', ')}` }).optional(),
+    filterValue: z.string().min(1).max(16_384).optional(),
+    paginationOptions: ZPaginationOptionsSchema.optional(),
+  })
+  .refine((r) => (r.filterType === undefined) === (r.filterValue === undefined), 'filterType and filterValue go together');
+export type TListVerifiedSubOrgsRequest = z.output<typeof ZListVerifiedSubOrgsRequestSchema>;
 
 export const ZGetOrganizationConfigsRequestSchema = z.object({ organizationId: ZIdentifierSchema });
 export interface TGetOrganizationConfigsResponse {

@@ -118,6 +118,15 @@ export function loginRepository(db: TDb) {
       const n = await db.$executeRaw`INSERT INTO spent_verification_tokens (id, organization_id) VALUES (${id}, ${organizationId}) ON CONFLICT (id) DO NOTHING`;
       return n === 1;
     },
+    /**
+     * Records that the user proved `contact` with a verification token (list_verified_suborgs
+     * finds them by it). E-mail is stored lower-cased, as list_verified_suborgs compares it.
+     */
+    async markContactVerified(v: { userId: string; organizationId: string; kind: 'EMAIL' | 'PHONE_NUMBER'; contact: string; at?: Date }): Promise<void> {
+      const contact = v.kind === 'EMAIL' ? v.contact.toLowerCase() : v.contact;
+      await db.$executeRaw`INSERT INTO verified_contacts (user_id, organization_id, kind, contact, verified_at) VALUES (${v.userId}, ${v.organizationId}, ${v.kind}, ${contact}, ${v.at ?? new Date()})
+        ON CONFLICT (user_id, kind, contact) DO NOTHING`;
+    },
   };
 }
 export type TLoginRepository = ReturnType<typeof loginRepository>;

@@ -6,7 +6,11 @@ import type { TPageRequest } from '../pagination.js';
 /** What `list_suborgs` may filter by; OIDC tokens arrive here already verified, as (iss, sub). */
 export type TSubOrganizationFilter =
   | { by: 'NAME' | 'USERNAME' | 'EMAIL' | 'PHONE_NUMBER' | 'CREDENTIAL_ID' | 'PUBLIC_KEY' | 'WALLET_ACCOUNT_ADDRESS'; value: string }
-  | { by: 'OIDC'; issuer: string; subject: string };
+  | { by: 'OIDC'; issuer: string; subject: string }
+  | { by: 'OIDC_CLAIMS'; issuer: string; subject: string; audience: string }
+  /** list_verified_suborgs: a user holds the contact and proved it with a verification token. */
+  | { by: 'VERIFIED_EMAIL' | 'VERIFIED_PHONE_NUMBER'; value: string }
+  | { by: 'VERIFIED_ANY' };
 
 function filterClause(f: TSubOrganizationFilter): Prisma.Sql {
   switch (f.by) {
@@ -27,6 +31,18 @@ function filterClause(f: TSubOrganizationFilter): Prisma.Sql {
       return Prisma.sql`EXISTS (SELECT 1 FROM wallet_accounts w WHERE w.organization_id = o.id AND w.deleted_at IS NULL AND w.address = ${f.value})`;
     case 'OIDC':
       return Prisma.sql`EXISTS (SELECT 1 FROM oauth_providers p WHERE p.organization_id = o.id AND p.deleted_at IS NULL AND p.issuer = ${f.issuer} AND p.subject = ${f.subject})`;
+    case 'OIDC_CLAIMS':
+      return Prisma.sql`EXISTS (SELECT 1 FROM oauth_providers p WHERE p.organization_id = o.id AND p.deleted_at IS NULL AND p.issuer = ${f.issuer} AND p.subject = ${f.subject} AND p.audience = ${f.audience})`;
+    case 'VERIFIED_ANY':
+      return Prisma.sql`EXISTS (SELECT 1 FROM users u JOIN verified_contacts v ON v.user_id = u.id
+        AND ((v.kind = 'EMAIL' AND v.contact = lower(u.user_email)) OR (v.kind = 'PHONE_NUMBER' AND v.contact = u.user_phone_number))
+        WHERE u.organization_id = o.id AND u.deleted_at IS NULL)`;
+    case 'VERIFIED_EMAIL':
+      return Prisma.sql`EXISTS (SELECT 1 FROM users u JOIN verified_contacts v ON v.user_id = u.id AND v.kind = 'EMAIL' AND v.contact = lower(u.user_email)
+        WHERE u.organization_id = o.id AND u.deleted_at IS NULL AND lower(u.user_email) = lower(${f.value}))`;
+    case 'VERIFIED_PHONE_NUMBER':
+      return Prisma.sql`EXISTS (SELECT 1 FROM users u JOIN verified_contacts v ON v.user_id = u.id AND v.kind = 'PHONE_NUMBER' AND v.contact = u.user_phone_number
+        WHERE u.organization_id = o.id AND u.deleted_at IS NULL AND u.user_phone_number = ${f.value})`;
   }
 }
 

@@ -3,7 +3,8 @@
  * with their API keys, passkeys and OAuth providers, the root quorum, an optional wallet, and the
  * login flows it allows (e-mail auth, e-mail recovery, SMS and OTP e-mail auth are on unless a
  * `disable*` flag turns them off). A sign-up may carry an OTP `verificationToken` (and the
- * `clientSignature` its key made), spent here so it serves once.
+ * `clientSignature` its key made), spent here so it serves one sign-up; the root users holding its
+ * contact have it verified (list_verified_suborgs).
  */
 import { createMnemonic, newId } from '@latchkey/crypto';
 import {
@@ -17,6 +18,7 @@ import { storeNewWallet, validateAccountParams } from '../../keys/wallet-account
 import { assertApiKeysWellFormed } from '../../identity/add-user-credentials.js';
 import { checkCredentials, writeCredentials, type TCheckedCredentials } from '../../identity/add-user-credentials.js';
 import { verifySignupToken } from '../../identity/verification-tokens.js';
+import { verifiedContactOf, type TVerifiedContact } from '../../engine/principal.js';
 
 /** The flows a new sub-organization allows, each unless its flag says otherwise. */
 const LOGIN_FEATURES: readonly [keyof TCreateSubOrganizationIntent, TFeatureName][] = [
@@ -41,12 +43,14 @@ async function handle(ctx: TActivityContext, p: TCreateSubOrganizationIntent): P
   if (!parent) throw new AppError('ORGANIZATION_NOT_FOUND', `organization not found: ${ctx.organizationId}`);
   if (parent.parentOrganizationId) throw new AppError('BAD_REQUEST', 'a sub-organization cannot have sub-organizations of its own');
 
+  // The root users whose contact the token proves: recorded as verified (list_verified_suborgs).
+  let proves: (u: TCreateSubOrganizationIntent['rootUsers'][number]) => boolean = () => false;
+  let verified: TVerifiedContact | undefined;
   if (p.verificationToken) {
     const token = await verifySignupToken(ctx, p.verificationToken, p.clientSignature, p);
-    const matches = p.rootUsers.some((u) =>
-      token.verificationType === 'OTP_TYPE_EMAIL' ? u.userEmail?.toLowerCase() === token.contact.toLowerCase() : u.userPhoneNumber === token.contact,
-    );
-    if (!matches) throw new AppError('BAD_REQUEST', 'verificationToken: its contact is not the e-mail or phone number of any root user', { field: 'verificationToken' });
+    verified = verifiedContactOf(token);
+    proves = (u) => (token.verificationType === 'OTP_TYPE_EMAIL' ? u.userEmail?.toLowerCase() === token.contact.toLowerCase() : u.userPhoneNumber === token.contact);
+    if (!p.rootUsers.some(proves)) throw new AppError('BAD_REQUEST', 'verificationToken: its contact is not the e-mail or phone number of any root user', { field: 'verificationToken' });
   }
 
   // Every credential is checked before anything is written.
@@ -62,6 +66,7 @@ async function handle(ctx: TActivityContext, p: TCreateSubOrganizationIntent): P
     const userId = newId();
     await ctx.tx.users.create({ id: userId, organizationId: subOrganizationId, userName: u.userName, userEmail: u.userEmail ?? null, userPhoneNumber: u.userPhoneNumber ?? null });
     await writeCredentials(ctx.tx, subOrganizationId, userId, checked[i]!);
+    if (verified && proves(u)) await ctx.tx.logins.markContactVerified({ userId, organizationId: subOrganizationId, ...verified, at: ctx.now });
     await ctx.tx.notifyChange('credential-added', userId);
     rootUserIds.push(userId);
   }
