@@ -103,3 +103,17 @@ export function createCaptcha(o: { secret: string | undefined; verifyUrl: string
   };
 }
 export type TCaptcha = ReturnType<typeof createCaptcha>;
+
+/**
+ * `/v1/wallet_kit_client_params` (notes §A5): rwk reads `turnstileSiteKey` and, when present, loads
+ * Cloudflare Turnstile to make the `X-Captcha-Token` that signup and otp_init then need. Without
+ * captcha it answers `{}` (no widget). With captcha on and no site key, rwk would boot without the
+ * widget and every sign-up would fail later on a missing token: refused here instead, naming the
+ * variable, as a missing secret is.
+ * @throws AppError UNAVAILABLE naming LATCHKEY_TURNSTILE_SITE_KEY when captcha is on and it is unset
+ */
+export function clientParamsOf(cfg: TProxyConfig, siteKey: string | undefined): { turnstileSiteKey?: string } {
+  if (!cfg.config.captchaEnabled) return {};
+  if (!siteKey) throw new AppError('UNAVAILABLE', `captcha is enabled for auth proxy config ${cfg.config.configId} but LATCHKEY_TURNSTILE_SITE_KEY is not set on the server`);
+  return { turnstileSiteKey: siteKey };
+}

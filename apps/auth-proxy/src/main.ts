@@ -20,6 +20,7 @@ try {
     api: createPublicApiClient(config.publicApiUrl),
     limits: createRateLimiter(),
     captcha: createCaptcha(config.turnstile),
+    turnstileSiteKey: config.turnstile.siteKey,
   };
   const app = buildAuthProxy({ logger, deps, trustedProxies: config.trustedProxies });
   const port = await serve(app, { service: 'auth-proxy', host: config.host, port: config.authProxyPort });

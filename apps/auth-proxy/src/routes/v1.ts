@@ -21,7 +21,7 @@ import { rawBody } from '@latchkey/http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { TConfigSource, TProxyConfig } from '../config-source.js';
-import { assertMethodAllowed, assertOriginAllowed, CONFIG_ID_HEADER, type TCaptcha, type TMethod, type TRateLimiter } from '../guards.js';
+import { assertMethodAllowed, assertOriginAllowed, clientParamsOf, CONFIG_ID_HEADER, type TCaptcha, type TMethod, type TRateLimiter } from '../guards.js';
 import type { TPublicApiClient, TSigner } from '../public-api-client.js';
 
 export interface TProxyDeps {
@@ -29,6 +29,8 @@ export interface TProxyDeps {
   api: TPublicApiClient;
   limits: TRateLimiter;
   captcha: TCaptcha;
+  /** LATCHKEY_TURNSTILE_SITE_KEY: the widget's site key wallet_kit_client_params gives rwk. */
+  turnstileSiteKey?: string | undefined;
 }
 
 /** The request body as JSON (an empty body is `{}` where allowed: rwk's config calls send none). */
@@ -230,6 +232,8 @@ export function registerProxyV1Routes(app: FastifyInstance, deps: TProxyDeps): v
     const cfg = await admit(deps, req, reply);
     const p = parse(ZProxyAccountSchema, bodyOf(req, false));
     let filter: { filterType: string; filterValue: string };
+    // With a verification token an e-mail or phone lookup finds only accounts that proved the contact.
+    let query: 'list_suborgs' | 'list_verified_suborgs' = 'list_suborgs';
     switch (p.filterType) {
       case 'EMAIL':
       case 'PHONE_NUMBER': {
@@ -242,6 +246,7 @@ export function registerProxyV1Routes(app: FastifyInstance, deps: TProxyDeps): v
           }
           const same = p.filterType === 'EMAIL' ? claims.contact.toLowerCase() === p.filterValue.toLowerCase() : claims.contact === p.filterValue;
           if (!same) throw new AppError('REQUEST_NOT_AUTHORIZED', 'verificationToken: it verifies another contact than filterValue', { field: 'verificationToken' });
+          query = 'list_verified_suborgs';
         } else if (cfg.config.verificationTokenRequiredForGetAccountPii) {
           throw new AppError('REQUEST_NOT_AUTHORIZED', `verificationToken: required to look an account up by ${p.filterType} (auth proxy config ${cfg.config.configId} sets verificationTokenRequiredForGetAccountPii)`, { field: 'verificationToken' });
         }
@@ -258,12 +263,13 @@ export function registerProxyV1Routes(app: FastifyInstance, deps: TProxyDeps): v
         filter = { filterType: p.filterType, filterValue: p.filterValue };
         break;
       case 'OIDC_CLAIMS':
-        // list_suborgs has no claims filter yet: no account is found, so core signs up (tracked in the README).
-        return {};
+        // filterValue is JSON {iss, sub, aud} (core's addOauthProvider); list_suborgs checks its shape.
+        filter = { filterType: 'OIDC_CLAIMS', filterValue: p.filterValue };
+        break;
       default:
         throw new AppError('BAD_REQUEST', `filterType: must be one of EMAIL, PHONE_NUMBER, OIDC_TOKEN, OIDC_CLAIMS, PUBLIC_KEY, CREDENTIAL_ID, NAME, USERNAME`, { field: 'filterType' });
     }
-    const { organizationIds } = await api.query<{ organizationIds: string[] }>('list_suborgs', { organizationId: cfg.config.organizationId, ...filter, paginationOptions: { limit: '1' } }, signerOf(cfg));
+    const { organizationIds } = await api.query<{ organizationIds: string[] }>(query, { organizationId: cfg.config.organizationId, ...filter, paginationOptions: { limit: '1' } }, signerOf(cfg));
     return organizationIds[0] ? { organizationId: organizationIds[0] } : {};
   });
 
@@ -285,9 +291,8 @@ export function registerProxyV1Routes(app: FastifyInstance, deps: TProxyDeps): v
   });
 
   app.post('/v1/wallet_kit_client_params', async (req, reply) => {
-    await admit(deps, req, reply);
+    const cfg = await admit(deps, req, reply);
     bodyOf(req, true);
-    // No Turnstile site key is configured on Latchkey's side: rwk then loads no widget (notes §A5).
-    return {};
+    return clientParamsOf(cfg, deps.turnstileSiteKey);
   });
 }

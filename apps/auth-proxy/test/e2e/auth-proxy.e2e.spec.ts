@@ -37,6 +37,8 @@ let core: TCore;
 const APP_CLIENT_ID = 'latchkey-proxy-app';
 const OTHER_CLIENT_ID = 'another-app';
 const REDIRECT_URI = 'http://127.0.0.1/callback';
+/** Cloudflare's documented always-passes test site key (public; the widget is never loaded here). */
+const TURNSTILE_SITE_KEY = '1x00000000000000000000AA';
 
 let latchkey: TLatchkey;
 let smtp: TSmtpCapture;
@@ -96,7 +98,7 @@ async function otpToken(client: InstanceType<TCore['TurnkeyClient']>, contact: s
 beforeAll(async () => {
   smtp = await startSmtpCapture();
   oidc = await startOidcProvider({ clients: [{ clientId: APP_CLIENT_ID, redirectUris: [REDIRECT_URI] }, { clientId: OTHER_CLIENT_ID, redirectUris: [REDIRECT_URI] }] });
-  latchkey = await startLatchkey({ env: { LATCHKEY_SMTP_URL: smtp.url, LATCHKEY_OIDC_HTTP_ISSUERS: oidc.issuer, LATCHKEY_LOG_LEVEL: 'debug' } });
+  latchkey = await startLatchkey({ env: { LATCHKEY_SMTP_URL: smtp.url, LATCHKEY_OIDC_HTTP_ISSUERS: oidc.issuer, LATCHKEY_LOG_LEVEL: 'debug', LATCHKEY_TURNSTILE_SITE_KEY: TURNSTILE_SITE_KEY } });
   parentOrgId = latchkey.bootstrap.organizationId;
   core = await import('@turnkey/core');
   const enabled = await rootSubmit('enable_auth_proxy', 'ACTIVITY_TYPE_ENABLE_AUTH_PROXY', {});
@@ -197,6 +199,37 @@ describe('§C2 OTP login', () => {
     const tampered = `${h}.${p}.${s!.slice(0, -4)}AAAA`;
     await expect(client.loginWithOtp({ verificationToken: tampered, organizationId: subOrg })).rejects.toThrow();
   });
+
+  it('with a verification token, /v1/account finds only an account that proved the e-mail (list_verified_suborgs); core’s attested login proves it', async () => {
+    // An account the parent made with an e-mail nobody proved.
+    const contact = uniqueEmail('typed');
+    const made = await rootSubmit('create_sub_organization', 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', {
+      subOrganizationName: `typed-${Date.now()}`,
+      rootQuorumThreshold: 1,
+      rootUsers: [{ userName: 'typed', userEmail: contact, apiKeys: [], authenticators: [], oauthProviders: [] }],
+    });
+    expect(made.status).toBe(200);
+    const subOrg = made.json.activity.result.createSubOrganizationResultV8.subOrganizationId as string;
+
+    // A fresh browser: an earlier test's stored session would make core aim its login at that session's organization.
+    store.clear();
+    const client = newClient();
+    await client.init();
+    const { verificationToken } = await otpToken(client, contact);
+    expect(await client.httpClient.proxyGetAccount({ filterType: 'EMAIL', filterValue: contact, verificationToken })).toEqual({});
+    // Without a token the lookup is list_suborgs' (the config does not require one for PII).
+    expect(await client.httpClient.proxyGetAccount({ filterType: 'EMAIL', filterValue: contact })).toEqual({ organizationId: subOrg });
+    // A token for another contact is refused.
+    await expect(client.httpClient.proxyGetAccount({ filterType: 'EMAIL', filterValue: uniqueEmail('other'), verificationToken })).rejects.toThrow(/another contact/);
+
+    // core's login (an attested stamp_login; the sub-organization found from the token) proves the e-mail.
+    await client.loginWithOtp({ verificationToken });
+    expect((await client.getSession())?.organizationId).toBe(subOrg);
+    const next = newClient();
+    await next.init();
+    const again = await otpToken(next, contact);
+    expect(await next.httpClient.proxyGetAccount({ filterType: 'EMAIL', filterValue: contact, verificationToken: again.verificationToken })).toEqual({ organizationId: subOrg });
+  });
 });
 
 describe('§C3 OAuth sign-up then login', () => {
@@ -216,6 +249,11 @@ describe('§C3 OAuth sign-up then login', () => {
     const second = await client.completeOauth({ oidcToken: idToken2, publicKey: opk2, providerName: 'TestIdP' });
     expect(second.action).toBe('LOGIN');
     expect((await client.getSession())!.organizationId).toBe(subOrg);
+    // core's addOauthProvider looks an identity up by its claims (OIDC_CLAIMS): exactly iss, sub and aud.
+    const claims = { iss: oidc.issuer, sub, aud: APP_CLIENT_ID };
+    expect(await client.httpClient.proxyGetAccount({ filterType: 'OIDC_CLAIMS', filterValue: JSON.stringify(claims) })).toEqual({ organizationId: subOrg });
+    expect(await client.httpClient.proxyGetAccount({ filterType: 'OIDC_CLAIMS', filterValue: JSON.stringify({ ...claims, aud: OTHER_CLIENT_ID }) })).toEqual({});
+    await expect(client.httpClient.proxyGetAccount({ filterType: 'OIDC_CLAIMS', filterValue: 'not json' })).rejects.toThrow(/OIDC_CLAIMS takes the JSON/);
 
     const opk3 = await client.createApiKeyPair();
     const otherNonce = await oidc.obtainIdToken({ sub, clientId: APP_CLIENT_ID, nonce: sha256Hex('another key') });
@@ -284,9 +322,10 @@ describe('origins, methods, limits, disabling', () => {
     await updateConfig({ rateLimits: { ipRps: 1000 } });
   });
 
-  it('captcha enabled without LATCHKEY_TURNSTILE_SECRET answers 503 naming it', async () => {
+  it('captcha enabled: rwk gets the Turnstile site key; without LATCHKEY_TURNSTILE_SECRET the guarded calls answer 503 naming it', async () => {
     await updateConfig({ captchaEnabled: true });
     await new Promise((r) => setTimeout(r, 1100));
+    expect(await core.getClientParams(configId, latchkey.authProxyUrl)).toEqual({ turnstileSiteKey: TURNSTILE_SITE_KEY });
     const r = await proxyCall('/v1/otp_init_v2', { otpType: 'OTP_TYPE_EMAIL', contact: uniqueEmail('cap') }, { 'x-captcha-token': 't' });
     expect(r.status).toBe(503);
     expect(r.json.message).toContain('LATCHKEY_TURNSTILE_SECRET');
