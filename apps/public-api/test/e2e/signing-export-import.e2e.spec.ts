@@ -29,6 +29,11 @@ import { decryptExportBundle, encryptPrivateKeyToBundle, encryptWalletToBundle, 
 import { TurnkeyActivityError, TurnkeyClient, createActivityPoller, type TurnkeyApiTypes } from '@turnkey/http';
 import { Turnkey } from '@turnkey/sdk-server';
 import { startLatchkey, type TLatchkey } from '@latchkey/testkit';
+import { createKeyVault, parseMasterKey } from '@latchkey/crypto';
+import { authProxyKeyAad } from '@latchkey/domain';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import pg from 'pg';
 import { Psbt, networks, payments } from 'bitcoinjs-lib';
 import {
   HDNodeWallet,
@@ -980,6 +985,45 @@ describe('import_private_key', () => {
 // (5) Secrets scan: nothing secret in the database or the trace-level logs.
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * Enables the auth proxy with the root key, has the proxy forward an init_otp (so it fetches its
+ * key sealed, opens it and stamps with it), and returns that key, opened here the way the proxy
+ * opens it (the master key in the data folder): the secret the scan then looks for.
+ */
+async function useAuthProxy(lk: TLatchkey): Promise<{ privateKey: string; publicKey: string }> {
+  const b = lk.bootstrap;
+  const body = JSON.stringify({ type: 'ACTIVITY_TYPE_ENABLE_AUTH_PROXY', timestampMs: String(Date.now()), organizationId: b.organizationId, parameters: {} });
+  const { stampHeaderName, stampHeaderValue } = await new ApiKeyStamper({ apiPublicKey: b.apiPublicKey, apiPrivateKey: b.apiPrivateKey! }).stamp(body);
+  const enabled = await fetch(`${lk.baseUrl}/public/v1/submit/enable_auth_proxy`, { method: 'POST', headers: { 'content-type': 'application/json', [stampHeaderName]: stampHeaderValue }, body });
+  expect(enabled.status).toBe(200);
+  const { configId } = ((await enabled.json()) as { activity: { result: { enableAuthProxyResult: { configId: string } } } }).activity.result.enableAuthProxyResult;
+  const forwarded = await fetch(`${lk.authProxyUrl}/v1/otp_init_v2`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-auth-proxy-config-id': configId },
+    body: JSON.stringify({ otpType: 'OTP_TYPE_EMAIL', contact: 'scan@example.com' }),
+  });
+  expect(forwarded.status).toBe(200);
+  expect(((await forwarded.json()) as { otpId?: string }).otpId).toBeTruthy();
+
+  const db = new pg.Client({ connectionString: await lk.databaseUrl() });
+  await db.connect();
+  try {
+    const row = (
+      await db.query<{ sealed: string; public_key: string }>(
+        'SELECT c.sealed_proxy_private_key AS sealed, k.public_key FROM auth_proxy_configs c JOIN api_keys k ON k.id = c.proxy_api_key_id WHERE c.id = $1',
+        [configId],
+      )
+    ).rows[0]!;
+    const vault = createKeyVault(parseMasterKey(await readFile(join(lk.dataDir, 'master.key'), 'utf8')));
+    const privateKey = Buffer.from(vault.open(row.sealed, authProxyKeyAad(configId))).toString('hex');
+    // It is the real key: its public half is the proxy user's API key.
+    expect(Buffer.from(p256.getPublicKey(Buffer.from(privateKey, 'hex'), true)).toString('hex')).toBe(row.public_key);
+    return { privateKey, publicKey: row.public_key };
+  } finally {
+    await db.end();
+  }
+}
+
 describe('secrets scan (a dedicated server logging at trace level)', () => {
   let traced: TLatchkey;
   let t: TConn;
@@ -1089,7 +1133,12 @@ describe('secrets scan (a dedicated server logging at trace level)', () => {
       /inconsistent/,
     );
 
-    publicKeys.push(created.accounts[0]!.publicKey, createdKey.publicKey, importedKey.publicKey, importedSolana.publicKey);
+    // The auth proxy's key: made by enable_auth_proxy, fetched sealed by the proxy process, opened
+    // there and used to stamp what it forwards (here an init_otp), never to be seen in the clear.
+    const proxyKey = await useAuthProxy(traced);
+    secrets.push(...keyForms('auth proxy user key', proxyKey.privateKey));
+
+    publicKeys.push(created.accounts[0]!.publicKey, createdKey.publicKey, importedKey.publicKey, importedSolana.publicKey, proxyKey.publicKey);
     ({ tables, elsewhere, dump } = await dumpPublicSchema(await traced.databaseUrl()));
   });
 
@@ -1097,9 +1146,9 @@ describe('secrets scan (a dedicated server logging at trace level)', () => {
     await traced?.stop();
   });
 
-  it('collected every secret form (4 mnemonics, 8 keys)', () => {
+  it('collected every secret form (4 mnemonics, 9 keys with the auth proxy’s)', () => {
     expect(secrets.filter((s) => s.label.endsWith('(phrase)'))).toHaveLength(4);
-    expect(secrets.filter((s) => s.label.endsWith('(hex)') && !s.label.includes('seed'))).toHaveLength(8);
+    expect(secrets.filter((s) => s.label.endsWith('(hex)') && !s.label.includes('seed'))).toHaveLength(9);
     for (const s of secrets) expect(s.value.length).toBeGreaterThanOrEqual(16);
   });
 
@@ -1117,9 +1166,12 @@ describe('secrets scan (a dedicated server logging at trace level)', () => {
     const output = traced.output();
     // pino writes debug (20) lines only when the level is debug or trace.
     expect(output).toMatch(/"level":20,/);
-    for (const path of ['sign_raw_payload', 'export_wallet', 'export_wallet_account', 'export_private_key', 'import_wallet', 'import_private_key']) {
+    for (const path of ['sign_raw_payload', 'export_wallet', 'export_wallet_account', 'export_private_key', 'import_wallet', 'import_private_key', 'enable_auth_proxy', 'init_otp']) {
       expect(output).toContain(`/public/v1/submit/${path}"`);
     }
+    // The proxy process logged too: the request it served and its read of the sealed config.
+    expect(output).toContain('/v1/otp_init_v2"');
+    expect(output).toContain('/internal/v1/auth_proxy_config"');
   });
 
   it('no mnemonic, seed or private key — in any form — is in the database', () => {
