@@ -23,7 +23,8 @@ export interface TCredentialsToAdd {
 }
 
 export interface TCheckedCredentials {
-  apiKeys: { name: string; publicKey: string; curve: string; credentialType: string; expiresAt: Date | null }[];
+  /** `createdAt` is the instant `expiresAt` counts from (the lifetime shown is their difference). */
+  apiKeys: { name: string; publicKey: string; curve: string; credentialType: string; createdAt: Date; expiresAt: Date | null }[];
   authenticators: { name: string; credentialId: string; publicKey: string; aaguid: string; attestationType: string; transports: string[]; signCount: number }[];
   oauthProviders: { providerName: string; issuer: string; subject: string; audience: string }[];
 }
@@ -98,6 +99,7 @@ export async function checkCredentials(
       publicKey: publicKeys[i]!,
       curve: k.curveType,
       credentialType: API_KEY_CREDENTIAL_TYPES[k.curveType],
+      createdAt: deps.now,
       expiresAt: k.expirationSeconds ? new Date(deps.now.getTime() + Number(k.expirationSeconds) * 1000) : null,
     });
   });

@@ -59,6 +59,9 @@ export async function addSessionKey(ctx: TActivityContext, p: TSessionKeyParams)
     publicKey: p.publicKey.toLowerCase(),
     curve: 'API_KEY_CURVE_P256',
     credentialType: p.credentialType,
+    // The same instant as expiresAt: get_api_keys shows the lifetime as their difference, and the
+    // database's now() (the transaction's start) may be well before ctx.now on a busy server.
+    createdAt: ctx.now,
     expiresAt,
   });
   // Any process that refused this key before it existed remembers the miss; tell them it exists now.
