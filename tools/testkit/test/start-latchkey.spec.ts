@@ -70,7 +70,8 @@ describe('startLatchkey options and lifecycle', () => {
   it('starts several instances at once from one template built once, each with its own keys, and stop() leaves nothing behind', async () => {
     const cacheDir = await makeTestDataDir('latchkey-cache-');
     try {
-      const instances = await Promise.all([1, 2, 3].map(() => startLatchkey({ cacheDir })));
+      // Each start may wait for the others' (a 2-core machine runs three platforms' processes here).
+      const instances = await Promise.all([1, 2, 3].map(() => startLatchkey({ cacheDir, timeoutMs: 200_000 })));
       // One template (none on an external server), and no lock or half-built folder left.
       expect(readdirSync(cacheDir).filter((n) => n.startsWith('pg-'))).toHaveLength(embedded ? 1 : 0);
       expect(new Set(instances.map((i) => i.organizationId)).size).toBe(3);
@@ -86,14 +87,15 @@ describe('startLatchkey options and lifecycle', () => {
     } finally {
       await rm(cacheDir, { recursive: true, force: true });
     }
-  }, 240_000); // three whole platforms starting at once on a 2-core machine
+  }, 300_000); // three whole platforms starting at once on a 2-core machine
 
   it('a reused data folder keeps its data (no template over an existing cluster) and is kept by stop()', async () => {
     const dataDir = await makeTestDataDir('latchkey-reuse-');
     try {
-      const first = await startLatchkey({ dataDir });
+      // The first start runs initdb and the migrations itself (no template over a chosen folder).
+      const first = await startLatchkey({ dataDir, timeoutMs: 120_000 });
       await first.stop();
-      const second = await startLatchkey({ dataDir });
+      const second = await startLatchkey({ dataDir, timeoutMs: 120_000 });
       // Embedded: the same cluster, so the same root organization. External: a fresh database each start.
       if (embedded) expect(second.organizationId).toBe(first.organizationId);
       else expect(second.organizationId).not.toBe(first.organizationId);
@@ -102,5 +104,5 @@ describe('startLatchkey options and lifecycle', () => {
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 300_000); // two starts, the first with initdb, on a machine that may be running other suites
 });
