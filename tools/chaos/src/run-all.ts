@@ -3,11 +3,13 @@
  * R1, R2, R3, R5), each against its own fresh Latchkey, prints a summary table and exits non-zero
  * when any failed (or could not run).
  */
+import { runAuthzMatrix } from './authz-matrix.js';
 import { runFuzz } from './fuzz.js';
 import { printTable, type TProofResult } from './support/report.js';
 
 const PROOFS: Record<string, { id: string; title: string; run: () => Promise<TProofResult> }> = {
   fuzz: { id: 'R1', title: 'fuzz', run: runFuzz },
+  authz: { id: 'R2', title: 'authorization matrix', run: runAuthzMatrix },
 };
 
 async function main(): Promise<number> {

@@ -139,9 +139,18 @@ export async function createOtherRootOrganization(t: TTarget, name: string): Pro
   const cli = join(repoRoot(), 'tools', 'cli', 'dist', 'main.mjs');
   const env = { ...process.env, DATABASE_URL: await t.latchkey.databaseUrl(), LATCHKEY_DATA_DIR: t.latchkey.dataDir, LATCHKEY_LOG_LEVEL: 'error' };
   const { stdout } = await promisify(execFile)(process.execPath, [cli, 'org', 'create', '--name', name, '--user-name', `${name}-root`, '--api-public-key', key.publicKey], { env });
-  const line = stdout.trim().split('\n').reverse().find((l) => l.startsWith('{'));
-  if (!line) throw new Error(`latchkey org create printed no JSON: ${stdout}`);
-  const created = JSON.parse(line) as { organizationId: string; userId: string };
+  // The JSON may be pretty-printed over several lines: the last line opening an object that parses to the end.
+  const lines = stdout.trimEnd().split('\n');
+  let created: { organizationId: string; userId: string } | undefined;
+  for (let i = lines.length - 1; i >= 0 && !created; i--) {
+    if (!lines[i]!.startsWith('{')) continue;
+    try {
+      created = JSON.parse(lines.slice(i).join('\n')) as { organizationId: string; userId: string };
+    } catch {
+      // not the start of the document
+    }
+  }
+  if (!created?.organizationId) throw new Error(`latchkey org create printed no JSON with an organizationId: ${stdout}`);
   return { organizationId: created.organizationId, userId: created.userId, key };
 }
 
