@@ -5,11 +5,13 @@
  */
 import { runAuthzMatrix } from './authz-matrix.js';
 import { runFuzz } from './fuzz.js';
+import { runKillChaos } from './kill-chaos.js';
 import { printTable, type TProofResult } from './support/report.js';
 
 const PROOFS: Record<string, { id: string; title: string; run: () => Promise<TProofResult> }> = {
   fuzz: { id: 'R1', title: 'fuzz', run: runFuzz },
   authz: { id: 'R2', title: 'authorization matrix', run: runAuthzMatrix },
+  kill: { id: 'R3', title: 'kill -9 and dropped connections', run: runKillChaos },
 };
 
 async function main(): Promise<number> {
