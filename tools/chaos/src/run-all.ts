@@ -6,12 +6,14 @@
 import { runAuthzMatrix } from './authz-matrix.js';
 import { runFuzz } from './fuzz.js';
 import { runKillChaos } from './kill-chaos.js';
+import { runSoak } from './soak.js';
 import { printTable, type TProofResult } from './support/report.js';
 
 const PROOFS: Record<string, { id: string; title: string; run: () => Promise<TProofResult> }> = {
   fuzz: { id: 'R1', title: 'fuzz', run: runFuzz },
   authz: { id: 'R2', title: 'authorization matrix', run: runAuthzMatrix },
   kill: { id: 'R3', title: 'kill -9 and dropped connections', run: runKillChaos },
+  soak: { id: 'R5', title: 'soak', run: runSoak },
 };
 
 async function main(): Promise<number> {
