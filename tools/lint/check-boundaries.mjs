@@ -44,7 +44,7 @@ const ALL_LIBS = Object.keys(LIB_LAYERS);
 
 /**
  * Which libs each app (and the CLI, which is one) may import, and why. Other tools (testkit,
- * bench, lint) may import any lib.
+ * bench, chaos, lint) may import any lib.
  */
 export const APP_LIBS = {
   [lib('public-api')]: { allowed: ALL_LIBS, why: 'it goes through @latchkey/platform' },
@@ -55,7 +55,7 @@ export const APP_LIBS = {
 };
 /** Apps proper: nothing imports them. (@latchkey/cli is governed by APP_LIBS but is a tool.) */
 export const APPS = libs('public-api', 'auth-proxy', 'webhook-worker', 'admin');
-export const TOOLS = libs('cli', 'testkit', 'bench', 'lint');
+export const TOOLS = libs('cli', 'testkit', 'bench', 'chaos', 'lint');
 
 /** Where activity kinds live, one folder per resource; shared flows live outside it (src/keys, src/identity…). */
 const RESOURCE_ROOTS = { [lib('activity-engine')]: 'src/activities' };
