@@ -177,4 +177,21 @@ describe('API-key stamps: the key is looked up before the signature is verified'
     expect(dbCalls()).toBe(0);
     expect(verify).not.toHaveBeenCalled();
   });
+
+  it('refuses a validly stamped body that is not UTF-8 (0xff inside a string), before any lookup', async () => {
+    const { store, dbCalls } = fakeStore([memberKey]);
+    const { authenticate } = createAuthenticator(store, createAuthCache(store));
+    const req = stamped({ organizationId: org.id, parameters: { name: 'a_b' } }, stranger);
+    const raw = Buffer.from(req.raw);
+    raw[raw.indexOf('a_b') + 1] = 0xff;
+    const signature = crypto.signP256(stranger.privateKey, raw);
+    const header = Buffer.from(JSON.stringify({ publicKey: stranger.publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature })).toString('base64url');
+    const e = await authenticate({ 'x-stamp': header }, raw).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    expect(isAppError(e) && e.code).toBe('BAD_REQUEST');
+    expect(isAppError(e) && e.message).toBe('request body is not valid UTF-8');
+    expect(dbCalls()).toBe(0);
+  });
 });

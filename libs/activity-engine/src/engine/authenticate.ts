@@ -75,14 +75,24 @@ function admitCredential(headers: Record<string, string | string[] | undefined>,
 const conflict = (what: string) =>
   new AppError('CREDENTIAL_CONFLICT', `more than one suborg associated with a ${what}`, { credential: what });
 
+// Fatal: a lenient decode turns invalid bytes into U+FFFD, so the signed bytes and what is
+// performed would differ (the chaos fuzz had create_policies COMPLETED from a body with a 0xff).
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /**
- * Parses the body: a JSON object whose every string (values and keys) the database can store.
- * @throws AppError BAD_REQUEST (not JSON, not an object, or a string with NUL or a lone surrogate, naming its path)
+ * Parses the body: UTF-8 JSON text of an object whose every string (values and keys) the database can store.
+ * @throws AppError BAD_REQUEST (not UTF-8, not JSON, not an object, or a string with NUL or a lone surrogate, naming its path)
  */
 function parseBody(raw: Buffer): Record<string, unknown> {
+  let text: string;
+  try {
+    text = UTF8.decode(raw);
+  } catch {
+    throw new AppError('BAD_REQUEST', 'request body is not valid UTF-8');
+  }
   let body: unknown;
   try {
-    body = JSON.parse(raw.toString('utf8'));
+    body = JSON.parse(text);
   } catch {
     throw new AppError('BAD_REQUEST', 'request body is not valid JSON');
   }
