@@ -237,7 +237,10 @@ export async function startLatchkey(opts: TStartOptions = {}): Promise<TLatchkey
     c.stderr!.on('data', (b: Buffer) => (out += b.toString()));
     const output = () => out;
     const apiBaseUrl = `http://127.0.0.1:${api}`;
-    await waitForHealth(apiBaseUrl, c, Date.now() + (opts.timeoutMs ?? 60_000), output);
+    // Every app with a port, not only the public API: a test that talks to the admin app or the
+    // auth proxy first must not race their start (each comes up on its own; under load, later).
+    const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+    await Promise.all([apiBaseUrl, `http://127.0.0.1:${proxy}`, `http://127.0.0.1:${admin}`].map((u) => waitForHealth(u, c, deadline, output)));
     const bootstrap = JSON.parse(await readFile(join(dataDir, 'bootstrap.json'), 'utf8')) as TBootstrapJson;
     const databaseUrl = async () => {
       if (external) return external.url;
