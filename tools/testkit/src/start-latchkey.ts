@@ -219,28 +219,42 @@ export async function startLatchkey(opts: TStartOptions = {}): Promise<TLatchkey
       sms.onMessage((m) => inbox.push(fromSms(m)));
     }
 
-    const [api, proxy, admin] = [await freePort(), await freePort(), await freePort()];
-    Object.assign(env, {
-      LATCHKEY_HOST: '127.0.0.1',
-      LATCHKEY_PUBLIC_API_PORT: String(api),
-      LATCHKEY_AUTH_PROXY_PORT: String(proxy),
-      LATCHKEY_ADMIN_PORT: String(admin),
-      LATCHKEY_DATA_DIR: dataDir,
-      LATCHKEY_LOG_LEVEL: env['LATCHKEY_LOG_LEVEL'] ?? 'warn',
-      ...userEnv,
-    });
-
-    let out = '';
-    const c = spawn(process.execPath, [runtime.cli, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    child = c;
-    c.stdout!.on('data', (b: Buffer) => (out += b.toString()));
-    c.stderr!.on('data', (b: Buffer) => (out += b.toString()));
-    const output = () => out;
+    // A free port can be taken by another process between the check and the app's listen (many
+    // instances start at once in CI): a start that fails on EADDRINUSE is tried again on new ports.
+    let api = 0;
+    let proxy = 0;
+    let admin = 0;
+    let output: () => string = () => '';
+    for (let attempt = 1; ; attempt++) {
+      [api, proxy, admin] = [await freePort(), await freePort(), await freePort()];
+      Object.assign(env, {
+        LATCHKEY_HOST: '127.0.0.1',
+        LATCHKEY_PUBLIC_API_PORT: String(api),
+        LATCHKEY_AUTH_PROXY_PORT: String(proxy),
+        LATCHKEY_ADMIN_PORT: String(admin),
+        LATCHKEY_DATA_DIR: dataDir,
+        LATCHKEY_LOG_LEVEL: env['LATCHKEY_LOG_LEVEL'] ?? 'warn',
+        ...userEnv,
+      });
+      let out = '';
+      const c = spawn(process.execPath, [runtime.cli, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = c;
+      c.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+      c.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+      output = () => out;
+      // Every app with a port, not only the public API: a test that talks to the admin app or the
+      // auth proxy first must not race their start (each comes up on its own; under load, later).
+      const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+      try {
+        await Promise.all([api, proxy, admin].map((port) => waitForHealth(`http://127.0.0.1:${port}`, c, deadline, output)));
+        break;
+      } catch (e) {
+        const exited = c.exitCode !== null || c.signalCode !== null;
+        if (attempt >= 3 || !exited || !out.includes('EADDRINUSE')) throw e;
+        await stopLeftoverPostmaster(dataDir);
+      }
+    }
     const apiBaseUrl = `http://127.0.0.1:${api}`;
-    // Every app with a port, not only the public API: a test that talks to the admin app or the
-    // auth proxy first must not race their start (each comes up on its own; under load, later).
-    const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
-    await Promise.all([apiBaseUrl, `http://127.0.0.1:${proxy}`, `http://127.0.0.1:${admin}`].map((u) => waitForHealth(u, c, deadline, output)));
     const bootstrap = JSON.parse(await readFile(join(dataDir, 'bootstrap.json'), 'utf8')) as TBootstrapJson;
     const databaseUrl = async () => {
       if (external) return external.url;
