@@ -64,8 +64,9 @@ const server = http.createServer({ keepAlive: true }, (req, res) => {
   req.on('end', () => {
     const at = now();
     const body = Buffer.concat(chunks);
+    // The same work for every delivery, the baseline's included (each is reported to the main thread).
+    parentPort.postMessage({ type: 'received', at, body });
     if (req.url.startsWith('/hook')) {
-      parentPort.postMessage({ type: 'received', at, body });
       if (holding && !heldPaths.has(req.url)) {
         heldPaths.add(req.url);
         held.push(res);
