@@ -69,9 +69,14 @@ describe('startLatchkey options and lifecycle', () => {
 
   it('starts several instances at once from one template built once, each with its own keys, and stop() leaves nothing behind', async () => {
     const cacheDir = await makeTestDataDir('latchkey-cache-');
+    const started: TLatchkey[] = [];
     try {
       // Each start may wait for the others' (a 2-core machine runs three platforms' processes here).
-      const instances = await Promise.all([1, 2, 3].map(() => startLatchkey({ cacheDir, timeoutMs: 200_000 })));
+      const settled = await Promise.allSettled([1, 2, 3].map(() => startLatchkey({ cacheDir, timeoutMs: 200_000 })));
+      for (const r of settled) if (r.status === 'fulfilled') started.push(r.value);
+      // A failed start must not leave the others running (they are stopped in finally).
+      for (const r of settled) if (r.status === 'rejected') throw r.reason;
+      const instances = started;
       // One template (none on an external server), and no lock or half-built folder left.
       expect(readdirSync(cacheDir).filter((n) => n.startsWith('pg-'))).toHaveLength(embedded ? 1 : 0);
       expect(new Set(instances.map((i) => i.organizationId)).size).toBe(3);
@@ -85,6 +90,7 @@ describe('startLatchkey options and lifecycle', () => {
         await expect(i.mail.next()).rejects.toThrow(/was stopped/);
       }
     } finally {
+      await Promise.all(started.map((i) => i.stop()));
       await rm(cacheDir, { recursive: true, force: true });
     }
   }, 300_000); // three whole platforms starting at once on a 2-core machine
