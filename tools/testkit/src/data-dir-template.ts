@@ -23,7 +23,7 @@ import { createRequire } from 'node:module';
 import { hostname, tmpdir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { loadMigrations, runMigrations, startEmbeddedPostgres } from '@latchkey/persistence';
+import { isProcessAlive as isAlive, loadMigrations, runMigrations, startEmbeddedPostgres } from '@latchkey/persistence';
 
 /** Bumped whenever what a template contains or how it is laid out changes. */
 const TEMPLATE_FORMAT = 1;
@@ -89,15 +89,6 @@ export async function templateKey(migrationsDir: string): Promise<string> {
   for (const m of migrations) h.update(`\n${m.name}:${m.checksum}`);
   return h.digest('hex').slice(0, 24);
 }
-
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 /** True when the lock file names a process that is gone (on this host) or is too old to trust. */
 async function lockIsStale(lockFile: string): Promise<boolean> {

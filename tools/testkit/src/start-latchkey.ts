@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { findRunningEmbeddedPostgres, freePort } from '@latchkey/persistence';
+import { findRunningEmbeddedPostgres, freePort, isProcessAlive as isAlive } from '@latchkey/persistence';
 import { createTestDatabase, makeTestDataDir, type TTestDatabase } from '@latchkey/persistence/testing';
 import { copyTemplateInto, ensureDataDirTemplate } from './data-dir-template.js';
 import { locateRuntime } from './latchkey-runtime.js';
@@ -138,15 +138,6 @@ async function waitForHealth(url: string, child: ChildProcess, deadline: number,
   }
   throw new Error(`latchkey was not ready in time:\n${output()}`);
 }
-
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 /**
  * A postmaster the launcher left running (it was killed before it could stop it) is stopped, so a

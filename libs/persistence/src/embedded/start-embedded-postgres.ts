@@ -43,7 +43,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-const isAlive = (pid: number): boolean => {
+/** Whether a process with this pid exists (EPERM: it exists, owned by someone else). */
+export const isProcessAlive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
     return true;
@@ -109,8 +110,8 @@ async function stopOrphanedCluster(pgDir: string, log: (l: string) => void): Pro
   const { pid } = found;
   log(`embedded PostgreSQL from an earlier run is still running (pid ${pid}); stopping it`);
   process.kill(pid, 'SIGINT'); // fast shutdown
-  for (let i = 0; i < 200 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-  if (isAlive(pid)) throw new Error(`could not stop the earlier embedded PostgreSQL (pid ${pid}); stop it and retry`);
+  for (let i = 0; i < 200 && isProcessAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+  if (isProcessAlive(pid)) throw new Error(`could not stop the earlier embedded PostgreSQL (pid ${pid}); stop it and retry`);
 }
 
 /** Every parent folder must be traversable by the user PostgreSQL runs as (not root). */

@@ -9,6 +9,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { isProcessAlive as isAlive } from '@latchkey/persistence';
 
 /** USER_HZ: the unit of /proc/<pid>/stat's starttime, 100 on every Linux ABI. */
 const USER_HZ = 100;
@@ -35,15 +36,6 @@ async function processInfo(pid: number): Promise<{ argv: string[]; startedAtMs: 
   const startedAtMs = btime !== undefined && Number.isFinite(ticks) ? Number(btime) * 1000 + (ticks / USER_HZ) * 1000 : undefined;
   return { argv, startedAtMs };
 }
-
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 export type TLauncherLock = { state: 'free'; stale?: string } | { state: 'held'; pid: number };
 
