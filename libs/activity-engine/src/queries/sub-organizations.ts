@@ -48,16 +48,24 @@ async function filterOf(ctx: TQueryContext, req: TListSubOrgsRequest): Promise<T
   }
 }
 
+/**
+ * A page of the caller's own organization's sub-organization ids under `filter`: what list_suborgs
+ * and list_verified_suborgs answer, asked of the parent organization by its own users only.
+ * @throws AppError REQUEST_NOT_AUTHORIZED for a caller from another organization (a sub-organization's user)
+ */
+export async function listSubOrganizationIds(ctx: TQueryContext, path: string, paginationOptions: TListSubOrgsRequest['paginationOptions'], filter: () => Promise<TSubOrganizationFilter | undefined> | TSubOrganizationFilter): Promise<string[]> {
+  // The caller first: a sub-organization's user learns nothing from how its filter is judged.
+  if (ctx.principal.organizationId !== ctx.organization.id) {
+    throw new AppError('REQUEST_NOT_AUTHORIZED', `request not authorized: ${path} runs on the parent organization, by its own users`);
+  }
+  return ctx.store.organizations.listSubOrganizationIds(ctx.organization.id, parsePagination(paginationOptions), await filter());
+}
+
 export const listSubOrgs: TQueryDefinition<TListSubOrgsRequest, TListSubOrgsResponse> = {
   path: 'list_suborgs',
   request: ZListSubOrgsRequestSchema,
   async handle(ctx, req) {
-    if (ctx.principal.organizationId !== ctx.organization.id) {
-      throw new AppError('REQUEST_NOT_AUTHORIZED', 'request not authorized: list_suborgs runs on the parent organization, by its own users');
-    }
-    const page = parsePagination(req.paginationOptions);
-    const organizationIds = await ctx.store.organizations.listSubOrganizationIds(ctx.organization.id, page, await filterOf(ctx, req));
-    return { organizationIds };
+    return { organizationIds: await listSubOrganizationIds(ctx, 'list_suborgs', req.paginationOptions, () => filterOf(ctx, req)) };
   },
 };
 

@@ -7,9 +7,10 @@
  * the address (sdk-server's getOrCreateSuborg and the auth proxy's /v1/account rely on this).
  * Without a filter: every sub-organization with at least one verified contact. Paged by id.
  */
-import { AppError, parsePagination, ZListVerifiedSubOrgsRequestSchema, type TListSubOrgsResponse, type TListVerifiedSubOrgsRequest } from '@latchkey/domain';
+import { ZListVerifiedSubOrgsRequestSchema, type TListSubOrgsResponse, type TListVerifiedSubOrgsRequest } from '@latchkey/domain';
 import type { TSubOrganizationFilter } from '@latchkey/persistence';
 import type { TQueryDefinition } from './query-definition.js';
+import { listSubOrganizationIds } from './sub-organizations.js';
 
 function filterOf(req: TListVerifiedSubOrgsRequest): TSubOrganizationFilter {
   if (req.filterType === undefined || req.filterValue === undefined) return { by: 'VERIFIED_ANY' };
@@ -20,10 +21,6 @@ export const listVerifiedSubOrgs: TQueryDefinition<TListVerifiedSubOrgsRequest, 
   path: 'list_verified_suborgs',
   request: ZListVerifiedSubOrgsRequestSchema,
   async handle(ctx, req) {
-    if (ctx.principal.organizationId !== ctx.organization.id) {
-      throw new AppError('REQUEST_NOT_AUTHORIZED', 'request not authorized: list_verified_suborgs runs on the parent organization, by its own users');
-    }
-    const page = parsePagination(req.paginationOptions);
-    return { organizationIds: await ctx.store.organizations.listSubOrganizationIds(ctx.organization.id, page, filterOf(req)) };
+    return { organizationIds: await listSubOrganizationIds(ctx, 'list_verified_suborgs', req.paginationOptions, () => filterOf(req)) };
   },
 };
