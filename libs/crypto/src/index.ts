@@ -98,3 +98,5 @@ export { AUTHENTICATOR_DATA_HEAD_LENGTH, parseAuthenticatorDataHead, rpIdHashMat
 export * from './webhooks/index.js';
 export { loadVault } from './vault/open-vault.js';
 export { internalRequestProblem, sealInternalRequest } from './vault/internal-request.js';
+export { canonicalJson, type TJsonValue } from './tvc/canonical-json.js';
+export { isUncompressedP256PublicKey, verifyManifestApproval } from './tvc/manifest-signature.js';
