@@ -22,6 +22,9 @@ export const CONFIG_VARIABLES = {
   LATCHKEY_PUBLIC_API_PORT: 'Public API (Turnkey-compatible) port. Default 8080.',
   LATCHKEY_AUTH_PROXY_PORT: 'Auth proxy port. Default 8081.',
   LATCHKEY_ADMIN_PORT: 'Admin (tRPC) port. Default 8082.',
+  LATCHKEY_WEBHOOK_WORKER_PORT: 'Webhook worker port: /healthz, /readyz and /metrics only (the worker serves no API). Default 8083.',
+  LATCHKEY_METRICS_TOKEN:
+    'Bearer token every app asks for on GET /metrics (16 characters or more). Unset: /metrics answers only clients on the loopback interface (the socket peer, never X-Forwarded-For).',
   LATCHKEY_DATA_DIR: 'Folder for the embedded PostgreSQL (pg/), master.key and bootstrap.json. Default ./.data.',
   DATABASE_URL: 'postgresql:// URL of an external PostgreSQL. Unset: an embedded PostgreSQL is started in $LATCHKEY_DATA_DIR/pg.',
   LATCHKEY_MASTER_KEY: 'Key-vault master key (64 hex chars or base64 of 32 bytes). Unset: generated once into $LATCHKEY_DATA_DIR/master.key (0600).',
@@ -57,6 +60,8 @@ const ZConfigSchema = z.object({
   LATCHKEY_PUBLIC_API_PORT: port(8080),
   LATCHKEY_AUTH_PROXY_PORT: port(8081),
   LATCHKEY_ADMIN_PORT: port(8082),
+  LATCHKEY_WEBHOOK_WORKER_PORT: port(8083),
+  LATCHKEY_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(256).optional(),
   LATCHKEY_DATA_DIR: z.string().min(1).default('./.data'),
   DATABASE_URL: z
     .string()
@@ -102,6 +107,10 @@ export interface TConfig {
   publicApiPort: number;
   authProxyPort: number;
   adminPort: number;
+  /** The webhook worker's /healthz, /readyz and /metrics (LATCHKEY_WEBHOOK_WORKER_PORT). */
+  webhookWorkerPort: number;
+  /** The bearer token /metrics asks for (LATCHKEY_METRICS_TOKEN); undefined: loopback clients only. */
+  metricsToken: string | undefined;
   dataDir: string;
   databaseUrl: string | undefined;
   masterKey: string | undefined;
@@ -159,6 +168,8 @@ export function parseConfig(env: Record<string, string | undefined>): TConfig {
     publicApiPort: c.LATCHKEY_PUBLIC_API_PORT,
     authProxyPort: c.LATCHKEY_AUTH_PROXY_PORT,
     adminPort: c.LATCHKEY_ADMIN_PORT,
+    webhookWorkerPort: c.LATCHKEY_WEBHOOK_WORKER_PORT,
+    metricsToken: c.LATCHKEY_METRICS_TOKEN,
     dataDir: c.LATCHKEY_DATA_DIR,
     databaseUrl: c.DATABASE_URL,
     masterKey: c.LATCHKEY_MASTER_KEY,

@@ -6,7 +6,8 @@
  * `GET /healthz` (alive: the database answers) and `GET /readyz` (ready to serve: for the public API,
  * the database answers and its migrations are this build's). A database that cannot be reached is a
  * 503 UNAVAILABLE with Retry-After (the client should come back), not a 500 (a bug); every 503 and
- * every 429 carries Retry-After. Rate limits (rate-limit.ts) are installed here when configured.
+ * every 429 carries Retry-After. Rate limits (rate-limit.ts) and `/metrics` (metrics.ts) are
+ * installed here when configured.
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, ERROR_TABLE, isAppError, type TErrorCode } from '@latchkey/domain';
@@ -14,6 +15,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Logger } from 'pino';
 import { isDatabaseUnavailable } from './database-unavailable.js';
 import { registerRateLimits, type TRateLimitOptions } from './rate-limit.js';
+import { registerMetrics, type TMetrics } from './metrics.js';
 
 export interface THttpServerOptions {
   logger: Logger;
@@ -34,6 +36,8 @@ export interface THttpServerOptions {
   /** Extra headers browsers may send (CORS). */
   allowHeaders?: string[];
   bodyLimit?: number;
+  /** The process' metrics: the request histogram and `GET /metrics` (metrics.ts). Absent: neither. */
+  metrics?: TMetrics;
 }
 
 /**
@@ -152,6 +156,7 @@ export function createHttpServer(opts: THttpServerOptions): FastifyInstance {
   });
 
   if (opts.rateLimits) registerRateLimits(app, opts.rateLimits);
+  if (opts.metrics) registerMetrics(app, opts.metrics);
 
   return app;
 }

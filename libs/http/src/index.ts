@@ -2,4 +2,5 @@
 export { createHttpServer, rawBody, type THttpServerOptions } from './http-server.js';
 export { ADMIT_CREDENTIAL, TokenBuckets, clientKey, registerRateLimits, type TAdmitCredential, type TRateLimitOptions } from './rate-limit.js';
 export { serve, runUntilStopped, type TRunOptions } from './serve.js';
+export { assertMayScrape, createMetrics, registerMetrics, type TMetrics, type TMetricsOptions } from './metrics.js';
 export { createLogger, REDACTED_LOG_PATHS } from './logger.js';
