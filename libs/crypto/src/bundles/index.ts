@@ -21,4 +21,5 @@ export {
   type TImportKeyFormat,
 } from './import-bundle.js';
 export { createCredentialBundle } from './credential-bundle.js';
+export { SECRET_TRANSPORT_SUITE, assertSecretPlaintext, createSecretTargetMessage, type TCreateSecretTargetParams } from './secret-bundles.js';
 export { decodeEnclaveEnvelope, openEnclaveEnvelope, type TEnclaveEnvelope } from './enclave-envelope.js';
