@@ -46,7 +46,17 @@ export interface TDatabase {
   sqlTransaction<T>(work: (tx: TSql) => Promise<T>): Promise<T>;
   /** Round trip to the server (readiness checks). */
   ping(): Promise<void>;
+  /** The pool's connections right now (for the metrics gauges; no round trip). */
+  poolStats(): TPoolStats;
   close(): Promise<void>;
+}
+
+/** Connections of one pool: open (busy or idle), idle, the requests waiting for one, and the cap. */
+export interface TPoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
 }
 
 export interface TDatabaseOptions {
@@ -107,6 +117,7 @@ export function openDatabase(url: string, opts: TDatabaseOptions = {}): TDatabas
         client.release(broken);
       }
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max }),
     async ping() {
       await prisma.$queryRaw`SELECT 1`;
     },

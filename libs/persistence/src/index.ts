@@ -3,13 +3,14 @@
  * default, external through DATABASE_URL; SQL migrations with a checksum-checking runner;
  * one repository per aggregate; the outbox.
  */
-export { openDatabase, isUniqueViolation, type TDatabase, type TDb, type TSql } from './database.js';
+export { openDatabase, isUniqueViolation, type TDatabase, type TDb, type TPoolStats, type TSql } from './database.js';
 export { startEmbeddedPostgres, findRunningEmbeddedPostgres, freePort, isProcessAlive, type TEmbeddedPostgres, type TEmbeddedPostgresOptions } from './embedded/start-embedded-postgres.js';
 export { runMigrations, loadMigrations, defaultMigrationsDir, type TMigration, type TMigrationReport } from './migrations/run-migrations.js';
 export { createStore, CHANGE_CHANNEL, type TStore, type TRepositories, type TChangeTopic } from './store.js';
 export { startChangeFeed, type TChangeFeed } from './change-feed.js';
 export { planPage, finishPage, type TPageRequest, type TSortDirection } from './pagination.js';
 export { processOutboxBatch, type TOutboxEvent, type TOutboxOutcome } from './repositories/outbox-repository.js';
+export { readOutboxBacklog, type TOutboxBacklog } from './repositories/outbox-backlog.js';
 export type { TAccountKeySource, TNewWallet, TNewWalletAccount } from './repositories/wallet-repository.js';
 export type { TNewActivity } from './repositories/activity-repository.js';
 export type { TNewPrivateKey, TPrivateKeyRecord, TSigningKeyRow } from './repositories/private-key-repository.js';
@@ -19,6 +20,8 @@ export type { TNewOtpRecord, TNewSession } from './repositories/login-repository
 export type { TNewPolicy, TPolicyChanges } from './repositories/policy-repository.js';
 export type { TAuthProxyConfigRow, TAuthProxyEnable } from './repositories/auth-proxy-config-repository.js';
 export type { TIpAllowlistRow, TIpAllowlistRule } from './repositories/ip-allowlist-repository.js';
+export type { TSecretMetadataRow, TSecretRow, TSecretStaticProperty } from './repositories/secret-repository.js';
+export { SEND_STATUS_EVENT_TYPE, pendingSends, recordSendOutcome, sendStatusEvent, type TSendError, type TSendOutcome, type TSendRow, type TSendStatus } from './repositories/send-transaction-repository.js';
 export type {
   Activity,
   ApiKey,
@@ -39,4 +42,6 @@ export type {
   RootQuorumMember,
 } from './generated/prisma/client.js';
 export * from './webhooks/index.js';
+export { verifyAuditChains, type TAuditBreak, type TAuditBreakReason, type TAuditOrgReport, type TAuditVerifyOptions } from './audit/audit-chain.js';
+export { canonicalActivityBytes, canonicalJson, nextAuditHash, AUDIT_GENESIS_HASH, AUDITED_STATUSES, type TAuditedActivity } from './audit/canonical-activity.js';
 export { adminOverviewRepository, type TAdminOverviewRepository, type TActivityHourBucket, type TOrganizationCounts, type TSubOrganizationRow } from './repositories/admin-overview-repository.js';
