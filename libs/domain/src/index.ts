@@ -20,8 +20,6 @@ export * from './activities/auth-proxy.js';
 export * from './activities/ip-allowlists.js';
 export * from './activities/tvc.js';
 export * from './image-reference.js';
-export * from './activities/secrets.js';
-export * from './activities/transactions.js';
 export * from './cidr.js';
 export * from './email-address.js';
 export * from './auth-proxy-wire.js';
