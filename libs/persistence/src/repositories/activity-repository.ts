@@ -2,6 +2,8 @@
 import { rawRows, type TDb, type TSql } from '../database.js';
 import type { Activity, Prisma, Vote } from '../generated/prisma/client.js';
 import { finishPage, planPage, type TPageRequest } from '../pagination.js';
+import { auditAppendCtes } from '../audit/audit-chain.js';
+import { AUDITED_STATUSES, canonicalActivityBytes } from '../audit/canonical-activity.js';
 
 export interface TNewActivity {
   id: string;
@@ -49,9 +51,12 @@ const ACTIVITY_COLUMNS = `id, organization_id AS "organizationId", type, status,
 
 export function activityRepository(db: TDb, sql?: TSql) {
   return {
+    /** Inserts an activity; a final one gets its audit link too (atomically only when `db` is a transaction). */
     async insert(a: TNewActivity): Promise<Activity> {
       const { failure, ...rest } = a;
-      return db.activity.create({ data: { ...rest, updatedAt: a.createdAt, ...(failure ? { failure } : {}) } });
+      const row = await db.activity.create({ data: { ...rest, updatedAt: a.createdAt, ...(failure ? { failure } : {}) } });
+      if (AUDITED_STATUSES.has(row.status)) await appendAuditLink(db, row);
+      return row;
     },
     async findById(organizationId: string, id: string): Promise<Activity | null> {
       return db.activity.findFirst({ where: { organizationId, id } });
@@ -66,8 +71,20 @@ export function activityRepository(db: TDb, sql?: TSql) {
      * Inserts a finished activity and its outbox event in one statement: atomic without a
      * transaction, for activities whose handler wrote nothing (signing). Returns false, writing
      * nothing, when an activity with the same fingerprint exists (a racing identical submission).
+     * A final activity (COMPLETED, FAILED, REJECTED) gets its audit link in that same statement:
+     * no extra round trip on the signing path, and no final activity without its link.
      */
     async insertWithEvent(a: TNewActivity, event: { eventType: string; payload: Prisma.InputJsonValue }): Promise<boolean> {
+      const intent = JSON.stringify(a.intent);
+      const result = JSON.stringify(a.result);
+      const failure = a.failure == null ? null : JSON.stringify(a.failure);
+      const values: unknown[] = [a.id, a.organizationId, a.type, a.status, intent, result, failure, a.fingerprint, a.createdByUserId, a.createdAt.toISOString(), event.eventType, JSON.stringify(event.payload)];
+      const audited = AUDITED_STATUSES.has(a.status);
+      // The bytes are those of the row as stored: the JSON columns as jsonb will give them back.
+      if (audited) {
+        const stored = { ...a, intent: JSON.parse(intent) as unknown, result: JSON.parse(result) as unknown, failure: failure === null ? null : (JSON.parse(failure) as unknown), updatedAt: a.createdAt };
+        values.push(canonicalActivityBytes(stored).toString('hex'));
+      }
       const rows = await rawRows<{ id: unknown }>(
         db,
         sql,
@@ -75,25 +92,15 @@ export function activityRepository(db: TDb, sql?: TSql) {
            INSERT INTO activities (id, organization_id, type, status, intent, result, failure, fingerprint, created_by_user_id, created_at, updated_at)
            VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10::timestamptz, $10::timestamptz)
            ON CONFLICT (organization_id, fingerprint) DO NOTHING
-           RETURNING organization_id)
-         INSERT INTO outbox_events (organization_id, event_type, payload)
-         SELECT organization_id, $11, $12::jsonb FROM inserted
-         RETURNING id`,
-        [
-          a.id,
-          a.organizationId,
-          a.type,
-          a.status,
-          JSON.stringify(a.intent),
-          JSON.stringify(a.result),
-          a.failure == null ? null : JSON.stringify(a.failure),
-          a.fingerprint,
-          a.createdByUserId,
-          a.createdAt.toISOString(),
-          event.eventType,
-          JSON.stringify(event.payload),
-        ],
-        'insert-activity-with-event',
+           RETURNING organization_id),
+         event AS (
+           INSERT INTO outbox_events (organization_id, event_type, payload)
+           SELECT organization_id, $11, $12::jsonb FROM inserted
+           RETURNING id)${audited ? `,
+         ${auditAppendCtes('inserted', '$13::text', '$1')}` : ''}
+         SELECT id FROM event`,
+        values,
+        audited ? 'insert-final-activity-with-event' : 'insert-activity-with-event',
       );
       return rows.length > 0;
     },
@@ -155,12 +162,24 @@ export function activityRepository(db: TDb, sql?: TSql) {
         },
       });
     },
+    /** Sets a waiting activity's outcome; a final status appends its audit link in the same transaction (`db`'s). */
     async finish(organizationId: string, id: string, f: { status: string; result?: Prisma.InputJsonValue; failure?: Prisma.InputJsonValue | null; at: Date }): Promise<Activity> {
-      return db.activity.update({
+      const row = await db.activity.update({
         where: { id, organizationId },
         data: { status: f.status, updatedAt: f.at, ...(f.result !== undefined ? { result: f.result } : {}), ...(f.failure ? { failure: f.failure } : {}) },
       });
+      if (AUDITED_STATUSES.has(row.status)) await appendAuditLink(db, row);
+      return row;
     },
   };
 }
 export type TActivityRepository = ReturnType<typeof activityRepository>;
+
+/**
+ * Appends a stored final activity's link (one statement). Callers run it in the transaction that
+ * made the activity final, so both commit or neither does.
+ */
+async function appendAuditLink(db: TDb, row: Activity): Promise<void> {
+  const bytes = canonicalActivityBytes(row).toString('hex');
+  await db.$queryRawUnsafe(`WITH one AS (SELECT $1::text AS organization_id), ${auditAppendCtes('one', '$2::text', '$3::text')} SELECT seq FROM audit_link`, row.organizationId, bytes, row.id);
+}
