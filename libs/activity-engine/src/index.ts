@@ -6,7 +6,7 @@
  * ports in `engine/services.ts`; `@latchkey/platform` plugs them in.
  */
 export { createEngine, type TEngine, type TEngineOptions, type THeaders } from './engine/engine.js';
-export { createAuthCache, type TAuthCache } from './engine/auth-cache.js';
+export { createAuthCache, type TAuthCache, type TAuthCacheMap } from './engine/auth-cache.js';
 export { createPolicyEvaluator, type TApprover, type TPolicyEvaluator, type TPolicyDecision, type TPolicyOutcome, type TPolicyRequest } from './engine/policy-decision.js';
 export { nextStatus, isTerminal, isVotable, InvalidTransitionError, type TActivityEvent } from './engine/status-machine.js';
 export type { TActivityDefinition, TActivityContext, TActivityVersion } from './engine/activity-definition.js';

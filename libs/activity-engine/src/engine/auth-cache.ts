@@ -27,6 +27,9 @@ export interface TAuthCacheOptions {
 
 class TtlMap<V> {
   private readonly map = new Map<string, { value: V; expires: number }>();
+  /** Lookups answered from the map, and not (absent or expired): read by the metrics on scrape. */
+  hits = 0;
+  misses = 0;
   constructor(
     private readonly ttlMs: number,
     private readonly max: number,
@@ -34,11 +37,16 @@ class TtlMap<V> {
   ) {}
   get(k: string): V | undefined {
     const e = this.map.get(k);
-    if (!e) return undefined;
-    if (e.expires <= this.now()) {
-      this.map.delete(k);
+    if (!e) {
+      this.misses++;
       return undefined;
     }
+    if (e.expires <= this.now()) {
+      this.map.delete(k);
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
     return e.value;
   }
   set(k: string, value: V): void {
@@ -77,7 +85,16 @@ export interface TAuthCache {
   ipAllowlists(organizationId: string): Promise<TIpAllowlistRow[]>;
   /** Handles a change-feed message (`topic:key`, or `*` for everything). */
   invalidate(message: string): void;
+  /**
+   * Lookups served from each map and not, since the process started (two integer increments per
+   * lookup; the metrics read them on scrape). `*_misses` maps hold refusals: a hit there is an
+   * unknown organization or key refused without the database.
+   */
+  stats(): Record<TAuthCacheMap, { hits: number; misses: number }>;
 }
+
+/** The maps of the auth cache, as the metrics name them (the `cache` label). */
+export type TAuthCacheMap = 'organizations' | 'organization_misses' | 'api_keys' | 'api_key_misses' | 'users' | 'root_quorums' | 'signers' | 'ip_allowlists';
 
 export type TSigner = { kind: 'account'; account: TAccountKeySource } | { kind: 'private-key'; key: TSigningKeyRow };
 
@@ -108,7 +125,22 @@ export function createAuthCache(store: TStore, opts: TAuthCacheOptions = {}): TA
     if (found.length > 0) keys.set(k, found);
     return found;
   }
+  const maps: Record<TAuthCacheMap, TtlMap<unknown>> = {
+    organizations: orgs,
+    organization_misses: orgMisses,
+    api_keys: keys,
+    api_key_misses: keyMisses,
+    users,
+    root_quorums: quorums,
+    signers,
+    ip_allowlists: allowlists,
+  };
   return {
+    stats() {
+      const out = {} as Record<TAuthCacheMap, { hits: number; misses: number }>;
+      for (const [name, m] of Object.entries(maps) as Array<[TAuthCacheMap, TtlMap<unknown>]>) out[name] = { hits: m.hits, misses: m.misses };
+      return out;
+    },
     async organization(id) {
       const hit = orgs.get(id);
       if (hit) return hit;
