@@ -9,6 +9,7 @@
  */
 import { newId, resolveWebhookDestination, webhookHeaders, WebhookUrlError, type TWebhookDestination, type TWebhookSigner } from '@latchkey/crypto';
 import { webhookBodyOf, webhookDeliveryRepository, type TAfterRun, type TAttemptOutcome, type TClaimedWebhookMessage, type TDatabase, type TRecordEntry, type TWebhookWakeup } from '@latchkey/persistence';
+import type { TWebhookMetrics } from '@latchkey/http';
 import type { Logger } from 'pino';
 import type { TWebhookConfig } from './config.js';
 import { decideOutcome, type TAttemptResult } from './retry-policy.js';
@@ -60,6 +61,8 @@ export interface TWebhookWorkerOptions {
   /** Injected in tests; by default a keep-alive HTTP client with the configured timeout. */
   sender?: TSender;
   random?: () => number;
+  /** Told of every recorded attempt (the /metrics counter). */
+  metrics?: TWebhookMetrics;
 }
 
 export interface TWebhookWorker {
@@ -209,6 +212,7 @@ export function createWebhookWorker(o: TWebhookWorkerOptions): TWebhookWorker {
       if (held < entries.length) log.warn({ endpointId: run[0]!.endpointId, attempts: entries.length, held }, 'webhook claims were taken over before these attempts were recorded');
       for (const { m, outcome, latencyMs } of [...along, ...entries]) {
         const fields = { eventId: m.eventId, endpointId: m.endpointId, attempt: m.attempt, outcome: outcome.kind, statusCode: outcome.statusCode, latencyMs };
+        o.metrics?.attempt(outcome.kind, outcome.statusCode);
         if (outcome.kind === 'dead') log.warn({ ...fields, error: outcome.error }, 'webhook event dead-lettered');
         else if (outcome.kind === 'retry') {
           log.info({ ...fields, error: outcome.error, retryInMs: outcome.retryInMs }, 'webhook delivery will be retried');

@@ -7,9 +7,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createDerivationPool, defaultDerivationWorkers, loadVault, readAllowInsecureWebhookUrls, type TDerivationPool, type TKeyVault } from '@latchkey/crypto';
+import { createDerivationPool, createEvmChains, defaultDerivationWorkers, loadVault, readAllowInsecureWebhookUrls, type TDerivationPool, type TKeyVault } from '@latchkey/crypto';
 export { loadVault };
-import { createEngine, type TEngine, type TEngineServices } from '@latchkey/activity-engine';
+import { createEngine, type TEngine, type TEngineOptions, type TEngineServices } from '@latchkey/activity-engine';
 import { createMailer, createMessageSender, createSmsProvider, readDeliveryConfig } from '@latchkey/delivery';
 import type { TConfig } from '@latchkey/domain';
 import { createLogger } from '@latchkey/http';
@@ -54,8 +54,9 @@ export function createDerivation(env: Record<string, string | undefined>, worker
  * (LATCHKEY_SMS_PROVIDER), OIDC verification (LATCHKEY_OIDC_HTTP_ISSUERS), the OAuth 2.0 provider endpoints
  * (LATCHKEY_OAUTH2_*), the derivation pool (LATCHKEY_DERIVATION_WORKERS) and where webhook endpoints
  * may point (LATCHKEY_WEBHOOK_ALLOW_INSECURE_URLS, read by the webhook worker's own parser so both
- * apply one rule), from the environment.
- * @throws Error naming an invalid delivery, OIDC, OAuth 2.0, derivation or webhook variable
+ * apply one rule), the EVM nodes eth_send_transaction uses (LATCHKEY_EVM_RPC_URLS, the same parser
+ * as the worker's receipt watcher), from the environment.
+ * @throws Error naming an invalid delivery, OIDC, OAuth 2.0, derivation, webhook or EVM variable
  */
 export function createPlatformServices(env: Record<string, string | undefined>, config: TConfig, logger: Logger): TEngineServices & { close(): Promise<void> } {
   const delivery = readDeliveryConfig(env, resolve(config.dataDir));
@@ -67,6 +68,7 @@ export function createPlatformServices(env: Record<string, string | undefined>, 
     oidc: createOidcVerifier({ httpIssuers: readOidcHttpIssuers(env, config.publicUrl) }),
     oauth2: createOauth2Providers(oauth2),
     webhookUrls: { allowInsecure: readAllowInsecureWebhookUrls(env) },
+    evm: createEvmChains(env),
     ...(derivation ? { derivation } : {}),
     async close() {
       await mail.close();
@@ -81,14 +83,14 @@ export function createPlatformServices(env: Record<string, string | undefined>, 
  */
 export async function openPlatform(
   config: TConfig,
-  opts: { poolSize?: number; logger?: Logger; env?: Record<string, string | undefined> } = {},
+  opts: { poolSize?: number; logger?: Logger; env?: Record<string, string | undefined>; onActivity?: TEngineOptions['onActivity'] } = {},
 ): Promise<TPlatform> {
   if (!config.databaseUrl) throw new Error('DATABASE_URL is not set (npm start runs the embedded PostgreSQL and sets it for every app)');
   const services = createPlatformServices(opts.env ?? process.env, config, opts.logger ?? createLogger(config, 'platform'));
   const vault = await loadVault(config);
   const db = openDatabase(config.databaseUrl, opts.poolSize ? { max: opts.poolSize } : {});
   const store = createStore(db.prisma, db.sql);
-  const engine = createEngine({ store, vault, timestampWindowMs: config.timestampWindowMs, approvalWindowMs: config.approvalWindowMs, services });
+  const engine = createEngine({ store, vault, timestampWindowMs: config.timestampWindowMs, approvalWindowMs: config.approvalWindowMs, services, ...(opts.onActivity ? { onActivity: opts.onActivity } : {}) });
   const feed = await startChangeFeed(config.databaseUrl, (m) => engine.cache.invalidate(m));
   return {
     config,

@@ -28,6 +28,11 @@ export interface TEngineOptions {
   cache?: TAuthCache;
   /** Mail, SMS and OIDC for the login activities; without them those activities fail cleanly. */
   services?: TEngineServices;
+  /**
+   * Told of every activity a submission answers with (a vote: the voted-on activity), for the
+   * metrics' count by type and status. Synchronous and cheap: it runs on the request's path.
+   */
+  onActivity?: (activity: Pick<TActivity, 'type' | 'status'>) => void;
 }
 
 /** Turnkey's documented approval window: votes lapse 24 hours after the first. */
@@ -94,6 +99,7 @@ export function createEngine(opts: TEngineOptions) {
       await assertClientAllowed(principal, headers);
       const deps = { store: opts.store, vault: opts.vault, registry, policy, timestampWindowMs: opts.timestampWindowMs, approvalWindowMs, now, services, cache, onCommitted: (m: string) => cache.invalidate(m) };
       const activity = await submitActivity(deps, { path, principal, organization, loginOrganization, body, raw, clientAddress: clientAddressOf(headers) });
+      opts.onActivity?.(activity);
       if (activity.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED') return { activity };
       // A waiting activity carries its votes and what the caller may still do.
       const row = await opts.store.activities.findById(activity.organizationId, activity.id);
