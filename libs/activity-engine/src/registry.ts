@@ -20,6 +20,10 @@ import { WALLETS_ACTIVITIES } from './activities/wallets/index.js';
 import { WEBHOOKS_ACTIVITIES } from './activities/webhooks/index.js';
 import { AUTH_PROXY_ACTIVITIES } from './activities/auth-proxy/index.js';
 import { IP_ALLOWLISTS_ACTIVITIES } from './activities/ip-allowlists/index.js';
+import { TVC_ACTIVITIES } from './activities/tvc/index.js';
+import { SMART_CONTRACT_INTERFACES_ACTIVITIES } from './activities/smart-contract-interfaces/index.js';
+import { SECRETS_ACTIVITIES } from './activities/secrets/index.js';
+import { TRANSACTIONS_ACTIVITIES } from './activities/transactions/index.js';
 import type { TActivityVersion, TAnyActivityDefinition, TRegisteredActivity, TSubmittable, TVoteDefinition } from './engine/activity-definition.js';
 
 export const ACTIVITY_DEFINITIONS: readonly TAnyActivityDefinition[] = [
@@ -35,6 +39,10 @@ export const ACTIVITY_DEFINITIONS: readonly TAnyActivityDefinition[] = [
   ...WEBHOOKS_ACTIVITIES,
   ...AUTH_PROXY_ACTIVITIES,
   ...IP_ALLOWLISTS_ACTIVITIES,
+  ...TVC_ACTIVITIES,
+  ...SMART_CONTRACT_INTERFACES_ACTIVITIES,
+  ...SECRETS_ACTIVITIES,
+  ...TRANSACTIONS_ACTIVITIES,
 ];
 
 /** approve_activity and reject_activity: served on the submit path, governed by the voted-on activity's policies. */

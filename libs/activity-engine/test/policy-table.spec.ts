@@ -12,7 +12,7 @@ import { createActivityRegistry, policyEntryOf } from '../src/registry.js';
 
 describe('ACTIVITY_POLICY_TABLE', () => {
   it('maps every version of a kind to one resource and action', () => {
-    // 87 rows of the docs' breakdown table, expanded to 118 types by the kinds table, plus Latchkey's three below.
+    // 87 rows of the docs' breakdown table, expanded to 118 types by the kinds table, plus Latchkey's seven below.
     const docs = (resource: string, action: string, kind: string) => ({ resource, action, kind, source: 'docs' });
     expect(ACTIVITY_POLICY_TABLE['ACTIVITY_TYPE_SIGN_TRANSACTION']).toEqual(docs('PRIVATE_KEY', 'SIGN', 'SIGN_TRANSACTION'));
     expect(ACTIVITY_POLICY_TABLE['ACTIVITY_TYPE_SIGN_TRANSACTION_V2']).toEqual(docs('PRIVATE_KEY', 'SIGN', 'SIGN_TRANSACTION'));
@@ -20,11 +20,16 @@ describe('ACTIVITY_POLICY_TABLE', () => {
     expect(ACTIVITY_POLICY_TABLE['ACTIVITY_TYPE_STAMP_LOGIN']).toEqual(docs('AUTH', 'CREATE', 'STAMP_LOGIN'));
     expect(ACTIVITY_POLICY_TABLE['ACTIVITY_TYPE_VERIFY_OTP']).toEqual(docs('OTP', 'VERIFY', 'VERIFY_OTP'));
     expect(ACTIVITY_POLICY_TABLE['ACTIVITY_TYPE_RE_ENCRYPT_TVC_QUORUM_KEY_SHARE']).toEqual(docs('TVC_QUORUM_KEY', 'ENCRYPT', 'RE_ENCRYPT_TVC_QUORUM_KEY_SHARE'));
-    expect(Object.keys(ACTIVITY_POLICY_TABLE)).toHaveLength(121);
+    expect(Object.keys(ACTIVITY_POLICY_TABLE)).toHaveLength(126);
   });
 
   it('marks the types Latchkey adds beyond the docs', () => {
-    expect(Object.entries(ACTIVITY_POLICY_TABLE).filter(([, e]) => e.source === 'latchkey').map(([t]) => t)).toEqual(['ACTIVITY_TYPE_RECOVER_USER', 'ACTIVITY_TYPE_SET_IP_ALLOWLIST', 'ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST']);
+    expect(Object.entries(ACTIVITY_POLICY_TABLE).filter(([, e]) => e.source === 'latchkey').map(([t]) => t)).toEqual(['ACTIVITY_TYPE_RECOVER_USER', 'ACTIVITY_TYPE_SET_IP_ALLOWLIST', 'ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST', 'ACTIVITY_TYPE_APPROVE_TVC_DEPLOYMENT',
+      'ACTIVITY_TYPE_INIT_IMPORT_SECRETS',
+      'ACTIVITY_TYPE_IMPORT_SECRETS',
+      'ACTIVITY_TYPE_EXPORT_SECRETS',
+      'ACTIVITY_TYPE_DELETE_SECRETS',
+    ]);
   });
 
   it('keeps root-quorum and unmapped kinds out of the table', () => {

@@ -20,7 +20,10 @@ import { walletRepository } from './repositories/wallet-repository.js';
 import { webhookEndpointRepository } from './repositories/webhook-endpoint-repository.js';
 import { authProxyConfigRepository } from './repositories/auth-proxy-config-repository.js';
 import { ipAllowlistRepository } from './repositories/ip-allowlist-repository.js';
+import { smartContractInterfaceRepository } from './repositories/smart-contract-interface-repository.js';
 import { tvcRepository } from './repositories/tvc-repository.js';
+import { secretRepository } from './repositories/secret-repository.js';
+import { sendTransactionRepository } from './repositories/send-transaction-repository.js';
 
 /** `sql` only outside a transaction: plain SQL cannot join Prisma's transaction connection. */
 function bindRepositories(db: TDb, sql?: TSql) {
@@ -39,7 +42,10 @@ function bindRepositories(db: TDb, sql?: TSql) {
     webhookEndpoints: webhookEndpointRepository(db),
     authProxyConfigs: authProxyConfigRepository(db),
     ipAllowlists: ipAllowlistRepository(db),
+    smartContractInterfaces: smartContractInterfaceRepository(db),
     tvc: tvcRepository(db),
+    secrets: secretRepository(db),
+    sendTransactions: sendTransactionRepository(db),
     system: systemRepository(db),
     /** Tells every process sharing the database that cached facts of `topic` changed (sent on commit). */
     async notifyChange(topic: TChangeTopic, key: string): Promise<void> {

@@ -20,6 +20,7 @@ export type TPolicyResource =
   | 'POLICY'
   | 'PRIVATE_KEY'
   | 'RECOVERY'
+  | 'SECRET'
   | 'SMART_CONTRACT_INTERFACE'
   | 'SUBSCRIPTION'
   | 'TVC_APP'
@@ -156,6 +157,15 @@ const LATCHKEY_KINDS: typeof KINDS = [
   // IP allowlists are the organization's access configuration, as UPDATE_ALLOWED_ORIGINS is.
   ['SET_IP_ALLOWLIST', 'CONFIG', 'UPDATE'],
   ['REMOVE_IP_ALLOWLIST', 'CONFIG', 'DELETE'],
+  // The seed spec's name for CREATE_TVC_MANIFEST_APPROVALS (one activity, two type names): the
+  // same row as the docs give that type.
+  ['APPROVE_TVC_DEPLOYMENT', 'TVC_DEPLOYMENT', 'UPDATE'],
+  // Opaque secrets (issue 16 §6): newer than the docs' tables; their own resource, with the
+  // actions of the private keys they are imported and exported like.
+  ['INIT_IMPORT_SECRETS', 'SECRET', 'IMPORT'],
+  ['IMPORT_SECRETS', 'SECRET', 'IMPORT'],
+  ['EXPORT_SECRETS', 'SECRET', 'EXPORT'],
+  ['DELETE_SECRETS', 'SECRET', 'DELETE'],
 ];
 
 function buildTable(): Readonly<Record<string, TActivityPolicyEntry>> {

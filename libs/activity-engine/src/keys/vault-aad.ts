@@ -17,7 +17,11 @@ export const privateKeyAad = (privateKeyId: string) => `private-key:${privateKey
 export const importTargetAad = (importTargetId: string) => `import-target:${importTargetId}`;
 /** The private key of an OTP's encryption target (verify_otp's encrypted code bundle). */
 export const otpTargetAad = (otpId: string) => `otp-target:${otpId}`;
+/** An imported opaque secret (import_secrets): its UTF-8 bytes. */
+export const secretAad = (secretId: string) => `secret:${secretId}`;
 /** An OAuth 2.0 credential's client secret. */
 export const oauth2ClientSecretAad = (oauth2CredentialId: string) => `oauth2-client-secret:${oauth2CredentialId}`;
+/** A TVC deployment's encrypted pull secret, as the client sent it (create_tvc_deployment). */
+export const tvcPullSecretAad = (deploymentId: string) => `tvc-pull-secret:${deploymentId}`;
 /** An auth proxy user's private key (declared in @latchkey/domain: the proxy process opens it too). */
 export { authProxyKeyAad } from '@latchkey/domain';
