@@ -7,7 +7,16 @@
  * wallet signature, is then a MissingField error, which makes that policy not apply — Turnkey's
  * documented behaviour.
  */
-import { SigningError, ethereumTransactionFields, solanaTransactionFields, type TEthereumTransactionType } from '@latchkey/crypto';
+import {
+  SigningError,
+  decodeAnchorInstruction,
+  decodeEthereumContractCall,
+  ethereumTransactionFields,
+  solanaTransactionFields,
+  type TAnchorIdl,
+  type TEthereumAbi,
+  type TEthereumTransactionType,
+} from '@latchkey/crypto';
 import { activityKind, activityPolicyEntry } from './activity-table.js';
 import type { PolicyTimestamp } from './timestamp.js';
 
@@ -90,6 +99,15 @@ export interface TEthTxContext {
   max_priority_fee_per_gas?: bigint;
   max_fee_per_blob_gas?: bigint;
   type: TEthereumTransactionType;
+  /**
+   * The decoded call, present only when the organization uploaded an ABI for `to` and `data` is a
+   * canonical call of one of its functions (`contractCallFields`): else a policy reading them errors.
+   */
+  function_name?: string;
+  /** The 4-byte selector, lowercase `0x` hex (`'0xa9059cbb'`). */
+  function_signature?: string;
+  /** Arguments by ABI name: `eth.tx.contract_call_args['dst']`. */
+  contract_call_args?: ReadonlyMap<string, unknown>;
 }
 
 export interface TSolanaAccountContext {
@@ -110,6 +128,19 @@ export interface TSolanaInstructionContext {
   /** Lowercase hex without a prefix. */
   instruction_data_hex: string;
   address_table_lookups: TSolanaLookupReferenceContext[];
+  /** Present only when the organization uploaded an IDL for `program_key` and the data decodes with it. */
+  parsed_instruction_data?: TSolanaParsedInstructionContext;
+}
+
+/** An instruction decoded with an uploaded Anchor IDL (Turnkey's `parsed_instruction_data`). */
+export interface TSolanaParsedInstructionContext {
+  instruction_name: string;
+  /** Lowercase hex, no prefix. */
+  discriminator: string;
+  /** The instruction's accounts by IDL name. */
+  named_accounts: ReadonlyMap<string, string>;
+  /** Arguments by IDL name: `program_call_args['amount']`. */
+  program_call_args: ReadonlyMap<string, unknown>;
 }
 
 export interface TSolanaTxContext {
@@ -247,6 +278,62 @@ export interface TPolicyFacts {
   signerAddress?: string;
   /** The unsigned transaction a sign_transaction signs: parsed into `eth.tx` / `solana.tx`. */
   transaction?: { type: string; unsignedTransaction: string };
+  /**
+   * The organization's smart contract interfaces for the contracts the transaction calls: keyed by
+   * lowercase `0x` address (Ethereum) or program id as written (Solana, base58 is case-sensitive).
+   */
+  contractInterfaces?: ReadonlyMap<string, TEthereumAbi | TAnchorIdl>;
+}
+
+/** What building a condition context will have to look up, given the conditions it will be evaluated by. */
+export interface TConditionNeeds {
+  /** A condition reads a decoded contract call: the transaction's interfaces must be looked up. */
+  contractCalls: boolean;
+}
+
+/** The fields only a smart contract interface fills. */
+const CONTRACT_CALL_FIELDS = /\b(function_name|function_signature|contract_call_args|parsed_instruction_data)\b/;
+
+/**
+ * What the given condition expressions need looked up. A plain text test (a field name inside a
+ * string literal counts too): a false positive costs one lookup, a false negative cannot happen.
+ */
+export function conditionNeeds(conditions: readonly string[]): TConditionNeeds {
+  return { contractCalls: conditions.some((c) => CONTRACT_CALL_FIELDS.test(c)) };
+}
+
+/** Every lookup: for callers that do not know the conditions. */
+export const ALL_CONDITION_NEEDS: TConditionNeeds = { contractCalls: true };
+
+/** Adds the decoded call to `eth.tx` when an ABI for `to` is known and the calldata is a canonical call of it. */
+function addContractCall(tx: TEthTxContext, interfaces: TPolicyFacts['contractInterfaces']): void {
+  const abi = tx.to === '' ? undefined : interfaces?.get(tx.to);
+  if (abi?.kind !== 'ethereum-abi') return;
+  const call = decodeEthereumContractCall(abi, tx.data);
+  if (!call) return;
+  tx.function_name = call.functionName;
+  tx.function_signature = call.functionSignature;
+  tx.contract_call_args = call.args;
+}
+
+/** Adds `parsed_instruction_data` to every instruction whose program has an IDL its data decodes with. */
+function addParsedInstructions(tx: TSolanaTxContext, interfaces: TPolicyFacts['contractInterfaces']): void {
+  if (!interfaces || interfaces.size === 0) return;
+  tx.instructions = tx.instructions.map((ix) => {
+    const idl = interfaces.get(ix.program_key);
+    if (idl?.kind !== 'anchor-idl') return ix;
+    const parsed = decodeAnchorInstruction(
+      idl,
+      ix.instruction_data_hex,
+      ix.accounts.map((a) => a.account_key),
+    );
+    if (!parsed) return ix;
+    return {
+      ...ix,
+      parsed_instruction_data: { instruction_name: parsed.instructionName, discriminator: parsed.discriminator, named_accounts: parsed.namedAccounts, program_call_args: parsed.args },
+    };
+  });
+  tx.top_level_instructions = tx.instructions;
 }
 
 
@@ -264,10 +351,16 @@ export function createConditionContext(input: TConditionContextInput): TConditio
   const tx = input.transaction;
   if (tx?.type === 'TRANSACTION_TYPE_ETHEREUM') {
     const eth = tryParse(() => ethTxContext(tx.unsignedTransaction, input.signerAddress === undefined ? {} : { from: input.signerAddress }));
-    if (eth) context.eth = { tx: eth };
+    if (eth) {
+      addContractCall(eth, input.contractInterfaces);
+      context.eth = { tx: eth };
+    }
   } else if (tx?.type === 'TRANSACTION_TYPE_SOLANA') {
     const solana = tryParse(() => solanaTxContext(tx.unsignedTransaction));
-    if (solana) context.solana = { tx: solana };
+    if (solana) {
+      addParsedInstructions(solana, input.contractInterfaces);
+      context.solana = { tx: solana };
+    }
   }
   return context;
 }

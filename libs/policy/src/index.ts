@@ -27,13 +27,16 @@ export { printPolicyExpression } from './printer.js';
 export { MAX_EVALUATION_STEPS, evaluatePolicyExpression, type TEvaluationContext, type TEvaluationResult } from './evaluator.js';
 export { PolicyTimestamp, parseTimestamp, timestampOf } from './timestamp.js';
 export {
+  ALL_CONDITION_NEEDS,
   activityContext,
+  conditionNeeds,
   createConditionContext,
   exposeParams,
   ethTxContext,
   solanaTxContext,
   type TConditionContext,
   type TConditionContextInput,
+  type TConditionNeeds,
   type TConsensusContext,
   type TEthTxContext,
   type TPolicyActivity,
@@ -46,6 +49,7 @@ export {
   type TSolanaAccountContext,
   type TSolanaInstructionContext,
   type TSolanaLookupReferenceContext,
+  type TSolanaParsedInstructionContext,
   type TSolanaTxContext,
 } from './context.js';
 export {
