@@ -9,7 +9,7 @@
 import type { TKeyVault } from '@latchkey/crypto';
 import type { TRepositories } from '@latchkey/persistence';
 import type { TActivityVersion, TActivityWire, TVoteIntent } from '@latchkey/domain';
-import type { TPolicyFacts } from '@latchkey/policy';
+import type { TConditionNeeds, TPolicyFacts } from '@latchkey/policy';
 import type { z } from 'zod';
 import type { TPrincipal } from './principal.js';
 import type { TEngineServices } from './services.js';
@@ -101,9 +101,11 @@ export interface TActivityDefinition<TParams = unknown, TResult extends Record<s
   /**
    * What the activity touches, for the policy condition (`wallet`, `wallets`, `private_key`,
    * `wallet_account`, the transaction behind `eth.tx` / `solana.tx`), built from the lookups in
-   * `engine/policy-context.ts`. Read only when a policy's condition is evaluated.
+   * `engine/policy-context.ts`. Read only when a policy's condition is evaluated. `needs` says
+   * which costly lookups the conditions about to be evaluated read (a smart contract interface for
+   * the decoded call); a lookup nothing reads is skipped.
    */
-  policyFacts?(db: TRepositories, organizationId: string, params: TParams): Promise<TPolicyFacts>;
+  policyFacts?(db: TRepositories, organizationId: string, params: TParams, needs: TConditionNeeds): Promise<TPolicyFacts>;
   /**
    * Performs the activity inside its transaction. A thrown AppError makes the activity FAILED
    * (with that error as `failure`) and rolls back its effects.

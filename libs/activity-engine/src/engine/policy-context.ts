@@ -7,7 +7,7 @@
  * and does not apply.
  */
 import type { TRepositories } from '@latchkey/persistence';
-import { createConditionContext, type TPolicyFacts, type TPolicyPrivateKey, type TPolicyWallet } from '@latchkey/policy';
+import { ALL_CONDITION_NEEDS, createConditionContext, type TConditionNeeds, type TPolicyFacts, type TPolicyPrivateKey, type TPolicyWallet } from '@latchkey/policy';
 import type { TAnyActivityDefinition } from './activity-definition.js';
 import type { TPolicyRequest } from './policy-decision.js';
 
@@ -50,10 +50,14 @@ export async function signerFacts(db: TRepositories, organizationId: string, ref
   return key && byAddress ? { privateKey: byAddress, signerAddress: key.matchedAddress } : {};
 }
 
-/** The condition context of a policy request: the definition's exposed params and facts, then the language's builder. */
-export async function conditionContext(db: TRepositories, req: TPolicyRequest, now: Date, def: TAnyActivityDefinition): Promise<Record<string, unknown>> {
+/**
+ * The condition context of a policy request: the definition's exposed params and facts, then the
+ * language's builder. `needs` (from the conditions about to be evaluated) lets a definition skip
+ * lookups nothing reads; a caller that does not know the conditions gets every lookup.
+ */
+export async function conditionContext(db: TRepositories, req: TPolicyRequest, now: Date, def: TAnyActivityDefinition, needs: TConditionNeeds = ALL_CONDITION_NEEDS): Promise<Record<string, unknown>> {
   const params = req.activity.params;
-  const facts = def.policyFacts ? await def.policyFacts(db, req.organizationId, params) : {};
+  const facts = def.policyFacts ? await def.policyFacts(db, req.organizationId, params, needs) : {};
   const exposed = def.policyParams ? def.policyParams(params) : {};
   return createConditionContext({ type: req.activity.type, params: exposed, now, ...facts }) as unknown as Record<string, unknown>;
 }

@@ -22,7 +22,7 @@
  */
 import type { TPolicyOutcomeName, TPolicyOutcomeRecord } from '@latchkey/domain';
 import type { Policy, TRepositories } from '@latchkey/persistence';
-import { ROOT_QUORUM_ACTIVITY_TYPES, childrenOf, evaluatePolicyExpression, isEmptyExpression, parsePolicyExpression, type TExpr } from '@latchkey/policy';
+import { ROOT_QUORUM_ACTIVITY_TYPES, childrenOf, conditionNeeds, evaluatePolicyExpression, isEmptyExpression, parsePolicyExpression, type TConditionNeeds, type TExpr } from '@latchkey/policy';
 import type { TPrincipal } from './principal.js';
 
 export type TPolicyOutcome = 'OUTCOME_ALLOW' | 'OUTCOME_REQUIRES_CONSENSUS' | 'OUTCOME_DENY_EXPLICIT' | 'OUTCOME_DENY_IMPLICIT';
@@ -89,16 +89,17 @@ export interface TPolicyEvaluator {
   /**
    * @param approvers who has approved so far (at submission: the initiator)
    * @param condition builds the condition context (activity, wallet, eth.tx, time.now…); called
-   *   only when the organization has policies to evaluate
+   *   only when the organization has policies to evaluate, with what their conditions read
+   *   (`conditionNeeds`), so a costly lookup no condition reads is skipped
    */
-  evaluate(request: TPolicyRequest, db: TRepositories, approvers: TApprovers, condition: () => Promise<Record<string, unknown>>): Promise<TPolicyDecision>;
+  evaluate(request: TPolicyRequest, db: TRepositories, approvers: TApprovers, condition: (needs: TConditionNeeds) => Promise<Record<string, unknown>>): Promise<TPolicyDecision>;
   /**
    * Whether `candidate`'s approval would count toward what a waiting activity still needs (its
    * `canApprove`): the candidate is a member of the root quorum, or — no applicable EFFECT_DENY
    * standing in the way — it takes part in the consensus of an applicable EFFECT_ALLOW policy. See
    * `candidateProbe` for the exact test; one evaluation per applicable allow policy.
    */
-  approvalCounts(request: TPolicyRequest, db: TRepositories, approvers: TApprovers, candidate: TCandidate, condition: () => Promise<Record<string, unknown>>): Promise<boolean>;
+  approvalCounts(request: TPolicyRequest, db: TRepositories, approvers: TApprovers, candidate: TCandidate, condition: (needs: TConditionNeeds) => Promise<Record<string, unknown>>): Promise<boolean>;
 }
 
 type TUserFacts = Omit<TApprover, 'credential'>;
@@ -249,7 +250,7 @@ export function createPolicyEvaluator(): TPolicyEvaluator {
       const policies = await db.policies.list(orgId);
       let runs: TPolicyRun[] = [];
       if (policies.length > 0) {
-        const [conditionCtx, consensusCtx] = await Promise.all([condition(), approvers.details().then(consensusContext)]);
+        const [conditionCtx, consensusCtx] = await Promise.all([condition(conditionNeeds(policies.map((p) => p.condition))), approvers.details().then(consensusContext)]);
         runs = policies.map((p) => runPolicy(p, conditionCtx, consensusCtx));
       }
       const evaluations = runs.map((r): TPolicyOutcomeRecord => ({ policyId: r.policy.id, outcome: r.outcome, ...(r.error ? { error: r.error } : {}) }));
@@ -282,7 +283,7 @@ export function createPolicyEvaluator(): TPolicyEvaluator {
       if (isRootQuorumOnly(req.activity.type)) return false;
       const policies = await db.policies.list(orgId);
       if (policies.length === 0) return false;
-      const conditionCtx = await condition();
+      const conditionCtx = await condition(conditionNeeds(policies.map((p) => p.condition)));
       const applicable = policies.filter((p) => {
         const c = run(p.condition, conditionCtx);
         return !('error' in c) && c.value;

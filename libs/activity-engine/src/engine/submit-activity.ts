@@ -161,7 +161,7 @@ export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise
     request,
     reads,
     { userIds: [s.principal.userId], details: async () => [await approverOf(deps.store, s.principal)] },
-    () => conditionContext(deps.store, request, now, def),
+    (needs) => conditionContext(deps.store, request, now, def, needs),
   );
   const pending: TPending = { activityId, organizationId, type, version, params, fingerprint, principal: s.principal, status: 'ACTIVITY_STATUS_CREATED', decision, message: s.raw.toString('utf8'), clientAddress: s.clientAddress };
 

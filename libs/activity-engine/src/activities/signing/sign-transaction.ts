@@ -10,13 +10,19 @@ import { withSigningKey } from '../../keys/resolve-signer.js';
 import { signingFailure } from './sign-shared.js';
 import { exposeParams } from '@latchkey/policy';
 import { signerFacts } from '../../engine/policy-context.js';
+import { contractInterfaceFacts } from '../../engine/contract-interfaces.js';
 
 export const signTransaction: TActivityDefinition<TSignTransactionIntent, TSignTransactionResult> = {
   ...SIGN_TRANSACTION_ACTIVITY,
   readOnly: true,
   params: ZSignTransactionIntentSchema,
   policyParams: exposeParams({ type: 'type' }),
-  policyFacts: async (db, org, p) => ({ ...(await signerFacts(db, org, p.signWith)), transaction: { type: p.type, unsignedTransaction: p.unsignedTransaction } }),
+  // The interfaces of the called contracts are looked up (in parallel) only when a condition reads a decoded call.
+  policyFacts: async (db, org, p, needs) => {
+    const transaction = { type: p.type, unsignedTransaction: p.unsignedTransaction };
+    const [signer, interfaces] = await Promise.all([signerFacts(db, org, p.signWith), needs.contractCalls ? contractInterfaceFacts(db, org, transaction) : {}]);
+    return { ...signer, ...interfaces, transaction };
+  },
   handle: (ctx, p) =>
     withSigningKey(ctx, p.signWith, (key) => ({
       signedTransaction: signingFailure(() =>
