@@ -25,6 +25,8 @@ export const CONFIG_VARIABLES = {
   LATCHKEY_WEBHOOK_WORKER_PORT: 'Webhook worker port: /healthz, /readyz and /metrics only (the worker serves no API). Default 8083.',
   LATCHKEY_METRICS_TOKEN:
     'Bearer token every app asks for on GET /metrics (16 characters or more). Unset: /metrics answers only clients on the loopback interface (the socket peer, never X-Forwarded-For).',
+  LATCHKEY_APPS:
+    'Comma-separated apps `latchkey start` runs: public-api, auth-proxy, admin, webhook-worker. Default all four. A test instance or a scaled-out node may run fewer (e.g. public-api,webhook-worker).',
   LATCHKEY_DATA_DIR: 'Folder for the embedded PostgreSQL (pg/), master.key and bootstrap.json. Default ./.data.',
   DATABASE_URL: 'postgresql:// URL of an external PostgreSQL. Unset: an embedded PostgreSQL is started in $LATCHKEY_DATA_DIR/pg.',
   LATCHKEY_MASTER_KEY: 'Key-vault master key (64 hex chars or base64 of 32 bytes). Unset: generated once into $LATCHKEY_DATA_DIR/master.key (0600).',
@@ -53,6 +55,10 @@ export const CONFIG_VARIABLES = {
 /** An IPv4 or IPv6 address, with an optional prefix length: the shape only (the server parses it). */
 const CIDR = /^(?:(?:\d{1,3}\.){3}\d{1,3}(?:\/\d{1,2})?|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*(?:\/\d{1,3})?)$/;
 
+/** The platform's processes, in the order the launcher starts them. */
+export const APP_NAMES = ['public-api', 'auth-proxy', 'admin', 'webhook-worker'] as const;
+export type TAppName = (typeof APP_NAMES)[number];
+
 const rate = (fallback: number) => z.coerce.number().min(0).max(1_000_000).default(fallback);
 
 const ZConfigSchema = z.object({
@@ -62,6 +68,12 @@ const ZConfigSchema = z.object({
   LATCHKEY_ADMIN_PORT: port(8082),
   LATCHKEY_WEBHOOK_WORKER_PORT: port(8083),
   LATCHKEY_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(256).optional(),
+  LATCHKEY_APPS: z
+    .string()
+    .transform((s) => [...new Set(s.split(',').map((x) => x.trim()).filter((x) => x !== ''))])
+    .refine((list) => list.length > 0 && list.every((x) => (APP_NAMES as readonly string[]).includes(x)), `must be a comma-separated list of ${APP_NAMES.join(', ')}`)
+    .transform((list) => list as TAppName[])
+    .default([...APP_NAMES]),
   LATCHKEY_DATA_DIR: z.string().min(1).default('./.data'),
   DATABASE_URL: z
     .string()
@@ -111,6 +123,8 @@ export interface TConfig {
   webhookWorkerPort: number;
   /** The bearer token /metrics asks for (LATCHKEY_METRICS_TOKEN); undefined: loopback clients only. */
   metricsToken: string | undefined;
+  /** The apps the launcher runs (LATCHKEY_APPS), in APP_NAMES order. */
+  apps: TAppName[];
   dataDir: string;
   databaseUrl: string | undefined;
   masterKey: string | undefined;
@@ -170,6 +184,7 @@ export function parseConfig(env: Record<string, string | undefined>): TConfig {
     adminPort: c.LATCHKEY_ADMIN_PORT,
     webhookWorkerPort: c.LATCHKEY_WEBHOOK_WORKER_PORT,
     metricsToken: c.LATCHKEY_METRICS_TOKEN,
+    apps: APP_NAMES.filter((a) => c.LATCHKEY_APPS.includes(a)),
     dataDir: c.LATCHKEY_DATA_DIR,
     databaseUrl: c.DATABASE_URL,
     masterKey: c.LATCHKEY_MASTER_KEY,

@@ -20,6 +20,16 @@ import { startSmtpCapture, type TSmtpCapture } from './smtp-capture.js';
 
 export { repoRoot } from './latchkey-runtime.js';
 
+/** The platform's apps (LATCHKEY_APPS of `latchkey start`). */
+export const LATCHKEY_APPS = ['public-api', 'auth-proxy', 'admin', 'webhook-worker'] as const;
+export type TLatchkeyApp = (typeof LATCHKEY_APPS)[number];
+/**
+ * What an instance runs unless `apps` says otherwise: the Turnkey surface (public API, auth proxy)
+ * and the webhook worker that delivers its events. The admin console is asked for by name: it is
+ * the largest app to start and a Turnkey app's tests do not talk to it.
+ */
+export const DEFAULT_APPS: readonly TLatchkeyApp[] = ['public-api', 'auth-proxy', 'webhook-worker'];
+
 export interface TBootstrapJson {
   organizationId: string;
   userId: string;
@@ -38,7 +48,10 @@ export interface TBootstrapJson {
 export interface TLatchkey {
   /** The public API, e.g. http://127.0.0.1:41234 (no trailing slash, as the Turnkey clients want). */
   apiBaseUrl: string;
-  /** The auth proxy app the launcher runs. */
+  /**
+   * The auth proxy app the launcher runs.
+   * @throws Error on read when the instance runs without it (`apps`).
+   */
   authProxyUrl: string;
   /** The root organization created at first start. */
   organizationId: string;
@@ -61,7 +74,10 @@ export interface TLatchkey {
 
   /** The same as `apiBaseUrl` (the name the project's own tests use). */
   baseUrl: string;
+  /** @throws Error on read when the instance runs without the admin app (ask for it in `apps`). */
   adminUrl: string;
+  /** The apps this instance runs. */
+  apps: readonly TLatchkeyApp[];
   dataDir: string;
   /** `external` when DATABASE_URL was set for the test run. */
   database: 'embedded' | 'external';
@@ -98,9 +114,15 @@ export interface TStartOptions {
   useTemplate?: boolean;
   /** Where the template is cached (default $LATCHKEY_TESTKIT_CACHE_DIR or a folder in the OS tmpdir). */
   cacheDir?: string;
+  /**
+   * The apps to run (default DEFAULT_APPS: public API, auth proxy, webhook worker). Each one costs
+   * start time; add `'admin'` for the admin console, or run only `['public-api']`. The public API
+   * is always run (the instance is installed and checked through it).
+   */
+  apps?: readonly TLatchkeyApp[];
 }
 
-const OPTION_NAMES = ['env', 'dataDir', 'timeoutMs', 'seed', 'captureMessages', 'useTemplate', 'cacheDir'] as const;
+const OPTION_NAMES = ['env', 'dataDir', 'timeoutMs', 'seed', 'captureMessages', 'useTemplate', 'cacheDir', 'apps'] as const;
 
 /**
  * Refuses options a caller could not have meant (a typo would otherwise be silently ignored).
@@ -123,6 +145,11 @@ function assertStartOptions(opts: unknown): asserts opts is TStartOptions {
   if (o['timeoutMs'] !== undefined && (typeof o['timeoutMs'] !== 'number' || !(o['timeoutMs'] > 0))) throw new TypeError('startLatchkey(options): timeoutMs must be a positive number');
   for (const k of ['dataDir', 'cacheDir'] as const) if (o[k] !== undefined && (typeof o[k] !== 'string' || o[k] === '')) throw new TypeError(`startLatchkey(options): ${k} must be a non-empty path`);
   for (const k of ['captureMessages', 'useTemplate'] as const) if (o[k] !== undefined && typeof o[k] !== 'boolean') throw new TypeError(`startLatchkey(options): ${k} must be true or false`);
+  if (o['apps'] !== undefined) {
+    const apps = o['apps'];
+    if (!Array.isArray(apps) || !apps.every((a) => (LATCHKEY_APPS as readonly unknown[]).includes(a))) throw new TypeError(`startLatchkey(options): apps must be an array of ${LATCHKEY_APPS.map((a) => `'${a}'`).join(', ')}`);
+    if (!apps.includes('public-api')) throw new TypeError("startLatchkey(options): apps must include 'public-api'");
+  }
 }
 
 async function waitForHealth(url: string, child: ChildProcess, deadline: number, output: () => string): Promise<void> {
@@ -212,17 +239,21 @@ export async function startLatchkey(opts: TStartOptions = {}): Promise<TLatchkey
 
     // A free port can be taken by another process between the check and the app's listen (many
     // instances start at once in CI): a start that fails on EADDRINUSE is tried again on new ports.
+    const apps = LATCHKEY_APPS.filter((a) => (opts.apps ?? DEFAULT_APPS).includes(a));
     let api = 0;
     let proxy = 0;
     let admin = 0;
+    let worker = 0;
     let output: () => string = () => '';
     for (let attempt = 1; ; attempt++) {
-      [api, proxy, admin] = [await freePort(), await freePort(), await freePort()];
+      [api, proxy, admin, worker] = [await freePort(), await freePort(), await freePort(), await freePort()];
       Object.assign(env, {
         LATCHKEY_HOST: '127.0.0.1',
+        LATCHKEY_APPS: apps.join(','),
         LATCHKEY_PUBLIC_API_PORT: String(api),
         LATCHKEY_AUTH_PROXY_PORT: String(proxy),
         LATCHKEY_ADMIN_PORT: String(admin),
+        LATCHKEY_WEBHOOK_WORKER_PORT: String(worker),
         LATCHKEY_DATA_DIR: dataDir,
         LATCHKEY_LOG_LEVEL: env['LATCHKEY_LOG_LEVEL'] ?? 'warn',
         ...userEnv,
@@ -233,11 +264,13 @@ export async function startLatchkey(opts: TStartOptions = {}): Promise<TLatchkey
       c.stdout!.on('data', (b: Buffer) => (out += b.toString()));
       c.stderr!.on('data', (b: Buffer) => (out += b.toString()));
       output = () => out;
-      // Every app with a port, not only the public API: a test that talks to the admin app or the
+      // Every app a test talks to, not only the public API: a test that calls the admin app or the
       // auth proxy first must not race their start (each comes up on its own; under load, later).
+      // The webhook worker serves no API: its deliveries are awaited by the tests that want them.
+      const ports: Partial<Record<TLatchkeyApp, number>> = { 'public-api': api, 'auth-proxy': proxy, admin };
       const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
       try {
-        await Promise.all([api, proxy, admin].map((port) => waitForHealth(`http://127.0.0.1:${port}`, c, deadline, output)));
+        await Promise.all(apps.flatMap((app) => (ports[app] ? [waitForHealth(`http://127.0.0.1:${ports[app]}`, c, deadline, output)] : [])));
         break;
       } catch (e) {
         const exited = c.exitCode !== null || c.signalCode !== null;
@@ -255,7 +288,7 @@ export async function startLatchkey(opts: TStartOptions = {}): Promise<TLatchkey
     };
     const lk: TLatchkey = {
       apiBaseUrl,
-      authProxyUrl: `http://127.0.0.1:${proxy}`,
+      authProxyUrl: '',
       organizationId: bootstrap.organizationId,
       apiPublicKey: bootstrap.apiPublicKey,
       apiPrivateKey: '',
@@ -265,13 +298,24 @@ export async function startLatchkey(opts: TStartOptions = {}): Promise<TLatchkey
       mail: { next: (o) => inbox.next(o), all: () => inbox.all() },
       stop,
       baseUrl: apiBaseUrl,
-      adminUrl: `http://127.0.0.1:${admin}`,
+      adminUrl: '',
+      apps,
       dataDir,
       database: external ? 'external' : 'embedded',
       bootstrap,
       databaseUrl,
       output,
     };
+    const appUrl = (key: 'authProxyUrl' | 'adminUrl', app: TLatchkeyApp, port: number) =>
+      Object.defineProperty(lk, key, {
+        enumerable: true,
+        get() {
+          if (apps.includes(app)) return `http://127.0.0.1:${port}`;
+          throw new Error(`this instance runs without the ${app} app: start it with apps: [${[...apps, app].map((a) => `'${a}'`).join(', ')}]`);
+        },
+      });
+    appUrl('authProxyUrl', 'auth-proxy', proxy);
+    appUrl('adminUrl', 'admin', admin);
     Object.defineProperty(lk, 'apiPrivateKey', {
       enumerable: true,
       get() {

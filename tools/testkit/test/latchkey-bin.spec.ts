@@ -32,8 +32,11 @@ describe('latchkey bin', () => {
     const first = await nextLine();
     const conn = JSON.parse(first) as Record<string, string>;
     expect(Object.keys(conn)).toEqual(
-      expect.arrayContaining(['apiBaseUrl', 'authProxyUrl', 'organizationId', 'apiPublicKey', 'apiPrivateKey', 'signerPublicKey', 'notarizerPublicKey', 'otpVerifierPublicKey', 'dataDir']),
+      expect.arrayContaining(['apiBaseUrl', 'authProxyUrl', 'apps', 'organizationId', 'apiPublicKey', 'apiPrivateKey', 'signerPublicKey', 'notarizerPublicKey', 'otpVerifierPublicKey', 'dataDir']),
     );
+    // The default apps: no admin console unless asked for (--apps).
+    expect(conn['apps']).toBe('public-api,auth-proxy,webhook-worker');
+    expect(conn['adminUrl']).toBeUndefined();
     const client = new Turnkey({ apiBaseUrl: conn['apiBaseUrl']!, apiPublicKey: conn['apiPublicKey']!, apiPrivateKey: conn['apiPrivateKey']!, defaultOrganizationId: conn['organizationId']! }).apiClient();
     expect((await client.getWhoami({ organizationId: conn['organizationId']! })).organizationId).toBe(conn['organizationId']);
 
@@ -55,6 +58,8 @@ describe('latchkey bin', () => {
       [['start', '--ephemeral', '--env', 'NOVALUE'], /--env wants NAME=VALUE/],
       [['start', '--persistent'], /unknown option "--persistent"/],
       [['start', '--seed', 'fixed'], /needs --ephemeral/],
+      [['start', '--ephemeral', '--apps', 'public-api,frontend'], /--apps wants a comma-separated list of public-api, auth-proxy, admin, webhook-worker, not frontend/],
+      [['start', '--ephemeral', '--apps', 'auth-proxy'], /--apps must include public-api/],
     ];
     for (const [args, message] of cases) {
       const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });

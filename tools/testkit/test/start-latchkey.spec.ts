@@ -65,6 +65,8 @@ describe('startLatchkey options and lifecycle', () => {
     await expect(startLatchkey({ seeed: 'fixed' } as never)).rejects.toThrow(/unknown option "seeed"/);
     await expect(startLatchkey({ seed: 'same' } as never)).rejects.toThrow(/seed must be 'random' or 'fixed'/);
     await expect(startLatchkey({ env: { LATCHKEY_LOG_LEVEL: 3 } } as never)).rejects.toThrow(/env\.LATCHKEY_LOG_LEVEL must be a string/);
+    await expect(startLatchkey({ apps: ['public-api', 'frontend'] } as never)).rejects.toThrow(/apps must be an array of 'public-api', 'auth-proxy', 'admin', 'webhook-worker'/);
+    await expect(startLatchkey({ apps: ['auth-proxy'] })).rejects.toThrow(/apps must include 'public-api'/);
   });
 
   it('starts several instances at once from one template built once, each with its own keys, and stop() leaves nothing behind', async () => {
@@ -72,7 +74,8 @@ describe('startLatchkey options and lifecycle', () => {
     const started: TLatchkey[] = [];
     try {
       // Each start may wait for the others' (a 2-core machine runs three platforms' processes here).
-      const settled = await Promise.allSettled([1, 2, 3].map(() => startLatchkey({ cacheDir, timeoutMs: 200_000 })));
+      // Only the public API (`apps`): the launcher runs nothing else, so the instance has no auth proxy.
+      const settled = await Promise.allSettled([1, 2, 3].map(() => startLatchkey({ cacheDir, timeoutMs: 200_000, apps: ['public-api'], env: { LATCHKEY_LOG_LEVEL: 'info' } })));
       for (const r of settled) if (r.status === 'fulfilled') started.push(r.value);
       // A failed start must not leave the others running (they are stopped in finally).
       for (const r of settled) if (r.status === 'rejected') throw r.reason;
@@ -82,6 +85,11 @@ describe('startLatchkey options and lifecycle', () => {
       expect(new Set(instances.map((i) => i.organizationId)).size).toBe(3);
       expect(new Set(instances.map((i) => i.signerPublicKey)).size).toBe(3);
       for (const i of instances) expect(postmastersOf(i.dataDir)).toHaveLength(embedded ? 1 : 0);
+      for (const i of instances) {
+        expect(i.apps).toEqual(['public-api']);
+        expect(() => i.authProxyUrl).toThrow(/runs without the auth-proxy app: start it with apps: \['public-api', 'auth-proxy'\]/);
+        expect(i.output()).toMatch(/Latchkey is running \(public-api\)/);
+      }
       await Promise.all(instances.map((i) => i.stop()));
       for (const i of instances) {
         expect(existsSync(i.dataDir)).toBe(false);

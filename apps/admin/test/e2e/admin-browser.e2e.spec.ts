@@ -67,7 +67,7 @@ describe.skipIf(!CHROMIUM)('admin dashboard in Chromium', () => {
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-    latchkey = await startLatchkey({ env: { LATCHKEY_ADMIN_DASHBOARD_DIR: DASHBOARD, LATCHKEY_WEBHOOK_ALLOW_INSECURE_URLS: 'true', LATCHKEY_WEBHOOK_POLL_MS: '200' } });
+    latchkey = await startLatchkey({ apps: ['public-api', 'admin', 'webhook-worker'], env: { LATCHKEY_ADMIN_DASHBOARD_DIR: DASHBOARD, LATCHKEY_WEBHOOK_ALLOW_INSECURE_URLS: 'true', LATCHKEY_WEBHOOK_POLL_MS: '200' } });
     orgId = latchkey.bootstrap.organizationId;
     rootKey = { publicKey: latchkey.bootstrap.apiPublicKey, privateKey: latchkey.apiPrivateKey };
     browser = await chromium.launch({

@@ -1,6 +1,7 @@
 /**
  * `latchkey start` (what `npm start` runs): database (embedded unless DATABASE_URL), migrations,
- * the installation's one-time steps, then the four apps as child processes, each supervised
+ * the installation's one-time steps, then the apps (all four unless LATCHKEY_APPS names fewer) as
+ * child processes, each supervised
  * (launcher/supervise-app.ts). An app that crashes is restarted with exponential backoff (0.5 s
  * doubling to 30 s, back to 0.5 s once it stayed up a minute), logged at warn with its exit code or
  * signal and the delay, while the other apps keep serving: one crashed process must not take the
@@ -15,7 +16,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adminSetupUrl, assertVaultKey, bootstrapInstallation, ensureServerKeys, issueAdminSetupToken, loadVault } from '@latchkey/platform';
-import type { TConfig } from '@latchkey/domain';
+import type { TAppName, TConfig } from '@latchkey/domain';
 import { createLogger } from '@latchkey/http';
 import { createStore, ensureWebhookSigningKey, openDatabase, webhookSigningKeyRepository } from '@latchkey/persistence';
 import { writeBootstrapFile } from '../bootstrap-file.js';
@@ -23,12 +24,13 @@ import { openMigratedDatabase } from '../database-setup.js';
 import { checkLauncherLock } from '../launcher/launcher-pid-file.js';
 import { superviseApp, type TSupervisedApp } from '../launcher/supervise-app.js';
 
-const APPS = [
-  { service: 'public-api', path: 'apps/public-api/dist/main.mjs' },
-  { service: 'auth-proxy', path: 'apps/auth-proxy/dist/main.mjs' },
-  { service: 'admin', path: 'apps/admin/dist/main.mjs' },
-  { service: 'webhook-worker', path: 'apps/webhook-worker/dist/main.mjs' },
-] as const;
+/** Each app's bundle; LATCHKEY_APPS picks which run (all four by default). */
+const APP_BUNDLES: Record<TAppName, string> = {
+  'public-api': 'apps/public-api/dist/main.mjs',
+  'auth-proxy': 'apps/auth-proxy/dist/main.mjs',
+  admin: 'apps/admin/dist/main.mjs',
+  'webhook-worker': 'apps/webhook-worker/dist/main.mjs',
+};
 
 /** The repository root, found from this bundle's location (tools/cli/dist/main.mjs). */
 function repoRoot(): string {
@@ -53,6 +55,7 @@ export async function startCommand(config: TConfig): Promise<void> {
   if (lock.state === 'held') throw new Error(`Latchkey is already running from ${dataDir} (pid ${lock.pid})`);
   if (lock.stale) log.warn({ lockFile }, `ignoring a stale ${lockFile}: ${lock.stale}`);
   const root = repoRoot();
+  const APPS = config.apps.map((service) => ({ service, path: APP_BUNDLES[service] }));
   for (const app of APPS) {
     if (!existsSync(join(root, app.path))) throw new Error(`${app.path} is missing: run \`npm run build\` first (npm start does)`);
   }
@@ -105,15 +108,17 @@ export async function startCommand(config: TConfig): Promise<void> {
 
     // The admin console's first sign-in: a one-time link, printed (never logged: it is a credential).
     let setupLink: string | undefined;
-    if (bootCreatedWithKey) setupLink = adminSetupUrl(config.host, config.adminPort, (await issueAdminSetupToken(dataDir)).token);
+    if (bootCreatedWithKey && config.apps.includes('admin')) setupLink = adminSetupUrl(config.host, config.adminPort, (await issueAdminSetupToken(dataDir)).token);
 
     const env = { ...process.env, DATABASE_URL: database.url, LATCHKEY_DATA_DIR: dataDir };
     for (const app of APPS) apps.push(superviseApp({ service: app.service, script: join(root, app.path), env, log }));
     await Promise.all(apps.map((a) => a.ready));
-    log.info(
-      { publicApi: `http://${config.host}:${config.publicApiPort}`, authProxy: `http://${config.host}:${config.authProxyPort}`, admin: `http://${config.host}:${config.adminPort}` },
-      `Latchkey is running: public API http://${config.host}:${config.publicApiPort}`,
-    );
+    const urls = {
+      ...(config.apps.includes('public-api') ? { publicApi: `http://${config.host}:${config.publicApiPort}` } : {}),
+      ...(config.apps.includes('auth-proxy') ? { authProxy: `http://${config.host}:${config.authProxyPort}` } : {}),
+      ...(config.apps.includes('admin') ? { admin: `http://${config.host}:${config.adminPort}` } : {}),
+    };
+    log.info({ ...urls, apps: config.apps }, `Latchkey is running (${config.apps.join(', ')})${urls.publicApi ? `: public API ${urls.publicApi}` : ''}`);
     if (setupLink) process.stdout.write(`\nAdmin console: open ${setupLink} to register the root user's passkey (one use, 15 minutes; \`npm run latchkey -- admin link\` prints a new one)\n\n`);
   } catch (e) {
     log.fatal({ err: e }, e instanceof Error ? e.message : String(e));

@@ -1,7 +1,7 @@
 /**
  * The `latchkey` bin of @latchkey/testkit, for test suites in any language:
  *
- *   npx latchkey start --ephemeral [--seed fixed] [--env NAME=VALUE]...
+ *   npx latchkey start --ephemeral [--seed fixed] [--apps LIST] [--env NAME=VALUE]...
  *
  * starts a throw-away instance (startLatchkey), prints ONE line of JSON on stdout once it is ready
  * (the connection: URLs, the root organization, its API key pair, the server keys), then one JSON
@@ -15,9 +15,9 @@
 import { spawn } from 'node:child_process';
 import { fstatSync } from 'node:fs';
 import { locateRuntime } from '../latchkey-runtime.js';
-import { startLatchkey, type TLatchkey, type TStartOptions } from '../start-latchkey.js';
+import { LATCHKEY_APPS, startLatchkey, type TLatchkey, type TLatchkeyApp, type TStartOptions } from '../start-latchkey.js';
 
-const USAGE = `usage: latchkey start --ephemeral [--seed fixed] [--env NAME=VALUE]...
+const USAGE = `usage: latchkey start --ephemeral [--seed fixed] [--apps LIST] [--env NAME=VALUE]...
 
 Starts a throw-away Latchkey for a test run and prints its connection as one JSON line on stdout
 once it is ready; each e-mail or SMS it then sends follows as one JSON line ({"message": ...}).
@@ -25,6 +25,8 @@ Stop it with SIGINT/SIGTERM, or by closing its stdin when that is a pipe: everyt
 
   --ephemeral        required: a fresh instance on free ports, deleted when it stops
   --seed fixed       the same root key, server keys and ids on every run (FOR TESTS ONLY)
+  --apps LIST        comma-separated apps to run (default public-api,auth-proxy,webhook-worker;
+                     add admin for the admin console)
   --env NAME=VALUE   a LATCHKEY_* setting for the instance (repeatable)
 
 Any other command is run by the full Latchkey CLI (latchkey --help lists them).`;
@@ -55,6 +57,17 @@ export function parseEphemeralArgs(args: readonly string[]): TStartOptions {
         opts.seed = v;
         break;
       }
+      case '--apps': {
+        const list = value()
+          .split(',')
+          .map((x) => x.trim())
+          .filter((x) => x !== '');
+        const unknown = list.filter((x) => !(LATCHKEY_APPS as readonly string[]).includes(x));
+        if (list.length === 0 || unknown.length > 0) throw new UsageError(`--apps wants a comma-separated list of ${LATCHKEY_APPS.join(', ')}${unknown.length ? `, not ${unknown.join(', ')}` : ''}`);
+        if (!list.includes('public-api')) throw new UsageError('--apps must include public-api');
+        opts.apps = list as TLatchkeyApp[];
+        break;
+      }
       case '--env': {
         const v = value();
         const eq = v.indexOf('=');
@@ -75,8 +88,9 @@ export function parseEphemeralArgs(args: readonly string[]): TStartOptions {
 export function connectionJson(lk: TLatchkey): Record<string, string | number> {
   return {
     apiBaseUrl: lk.apiBaseUrl,
-    authProxyUrl: lk.authProxyUrl,
-    adminUrl: lk.adminUrl,
+    ...(lk.apps.includes('auth-proxy') ? { authProxyUrl: lk.authProxyUrl } : {}),
+    ...(lk.apps.includes('admin') ? { adminUrl: lk.adminUrl } : {}),
+    apps: lk.apps.join(','),
     organizationId: lk.organizationId,
     apiPublicKey: lk.apiPublicKey,
     apiPrivateKey: lk.bootstrap.apiPrivateKey ?? '',

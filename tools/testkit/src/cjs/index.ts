@@ -17,11 +17,15 @@ export interface TCjsStartOptions {
   env?: Record<string, string>;
   seed?: 'random' | 'fixed';
   timeoutMs?: number;
+  /** The apps to run (default public-api, auth-proxy, webhook-worker; add 'admin' for the console). */
+  apps?: readonly ('public-api' | 'auth-proxy' | 'admin' | 'webhook-worker')[];
 }
 
 export interface TCjsLatchkey {
   apiBaseUrl: string;
+  /** Empty when the instance runs without the auth proxy. */
   authProxyUrl: string;
+  /** Empty unless the instance runs the admin app. */
   adminUrl: string;
   organizationId: string;
   apiPublicKey: string;
@@ -41,10 +45,11 @@ export interface TCjsLatchkey {
  */
 export async function startLatchkey(opts: TCjsStartOptions = {}): Promise<TCjsLatchkey> {
   for (const k of Object.keys(opts)) {
-    if (!['env', 'seed', 'timeoutMs'].includes(k)) throw new TypeError(`startLatchkey(options): unknown option "${k}" (the CommonJS entry takes env, seed and timeoutMs; import the package as ESM for the others)`);
+    if (!['env', 'seed', 'timeoutMs', 'apps'].includes(k)) throw new TypeError(`startLatchkey(options): unknown option "${k}" (the CommonJS entry takes env, seed, timeoutMs and apps; import the package as ESM for the others)`);
   }
   const args = [join(__dirname, 'latchkey.js'), 'start', '--ephemeral'];
   if (opts.seed) args.push('--seed', opts.seed);
+  if (opts.apps) args.push('--apps', opts.apps.join(','));
   for (const [k, v] of Object.entries(opts.env ?? {})) {
     if (typeof v !== 'string') throw new TypeError(`startLatchkey(options): env.${k} must be a string, not ${typeof v}`);
     args.push('--env', `${k}=${v}`);
