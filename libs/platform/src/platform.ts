@@ -11,7 +11,7 @@ import { createDerivationPool, createEvmChains, defaultDerivationWorkers, loadVa
 export { loadVault };
 import { createEngine, type TEngine, type TEngineOptions, type TEngineServices } from '@latchkey/activity-engine';
 import { createMailer, createMessageSender, createSmsProvider, readDeliveryConfig } from '@latchkey/delivery';
-import type { TConfig } from '@latchkey/domain';
+import { readTvcQosVersions, type TConfig } from '@latchkey/domain';
 import { createLogger } from '@latchkey/http';
 import { createOauth2Providers, createOidcVerifier, readOauth2Config, readOidcHttpIssuers } from '@latchkey/identity-providers';
 import { createStore, openDatabase, startChangeFeed, type TDatabase, type TStore } from '@latchkey/persistence';
@@ -55,7 +55,8 @@ export function createDerivation(env: Record<string, string | undefined>, worker
  * (LATCHKEY_OAUTH2_*), the derivation pool (LATCHKEY_DERIVATION_WORKERS) and where webhook endpoints
  * may point (LATCHKEY_WEBHOOK_ALLOW_INSECURE_URLS, read by the webhook worker's own parser so both
  * apply one rule), the EVM nodes eth_send_transaction uses (LATCHKEY_EVM_RPC_URLS, the same parser
- * as the worker's receipt watcher), from the environment.
+ * as the worker's receipt watcher) and the QuorumOS versions TVC deployments may use
+ * (LATCHKEY_TVC_QOS_VERSIONS), from the environment.
  * @throws Error naming an invalid delivery, OIDC, OAuth 2.0, derivation, webhook or EVM variable
  */
 export function createPlatformServices(env: Record<string, string | undefined>, config: TConfig, logger: Logger): TEngineServices & { close(): Promise<void> } {
@@ -68,6 +69,7 @@ export function createPlatformServices(env: Record<string, string | undefined>, 
     oidc: createOidcVerifier({ httpIssuers: readOidcHttpIssuers(env, config.publicUrl) }),
     oauth2: createOauth2Providers(oauth2),
     webhookUrls: { allowInsecure: readAllowInsecureWebhookUrls(env) },
+    tvc: { qosVersions: readTvcQosVersions(env) },
     evm: createEvmChains(env),
     ...(derivation ? { derivation } : {}),
     async close() {

@@ -59,6 +59,11 @@ export interface TEngineServices {
    * parser; `resolve` replaces DNS in tests. Absent: public https:// only.
    */
   webhookUrls?: { allowInsecure: boolean; resolve?: TResolver };
+  /**
+   * The QuorumOS versions create_tvc_deployment accepts, the recommended one first
+   * (LATCHKEY_TVC_QOS_VERSIONS, read by `readTvcQosVersions`). Absent: `DEFAULT_TVC_QOS_VERSIONS`.
+   */
+  tvc?: { qosVersions: readonly string[] };
 }
 
 /** Services that refuse to deliver: for engines that run no login flows (tools, some tests). */

@@ -99,10 +99,6 @@ export function tvcRepository(db: TDb) {
       if (ids.length === 0) return [];
       return db.tvcOperator.findMany({ where: { organizationId, id: { in: [...ids] } } });
     },
-    /** Whether an operator with this id exists in any organization (to tell "foreign" from "unknown"). */
-    async operatorExistsAnywhere(id: string): Promise<boolean> {
-      return (await db.tvcOperator.count({ where: { id } })) > 0;
-    },
     async createOperatorSet(row: Omit<TTvcOperatorSetRow, 'createdAt'>, at: Date): Promise<void> {
       await db.tvcOperatorSet.create({ data: { ...row, createdAt: at } });
     },
