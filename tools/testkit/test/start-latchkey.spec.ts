@@ -107,9 +107,9 @@ describe('startLatchkey options and lifecycle', () => {
     const dataDir = await makeTestDataDir('latchkey-reuse-');
     try {
       // The first start runs initdb and the migrations itself (no template over a chosen folder).
-      const first = await startLatchkey({ dataDir, timeoutMs: 120_000 });
+      const first = await startLatchkey({ dataDir, timeoutMs: 120_000, apps: ['public-api'] });
       await first.stop();
-      const second = await startLatchkey({ dataDir, timeoutMs: 120_000 });
+      const second = await startLatchkey({ dataDir, timeoutMs: 120_000, apps: ['public-api'] });
       // Embedded: the same cluster, so the same root organization. External: a fresh database each start.
       if (embedded) expect(second.organizationId).toBe(first.organizationId);
       else expect(second.organizationId).not.toBe(first.organizationId);

@@ -34,7 +34,7 @@ let bob: TMember;
 let policyId: string;
 
 beforeAll(async () => {
-  latchkey = await startLatchkey({ env: { LATCHKEY_APPROVAL_WINDOW_SECONDS: String(WINDOW_SECONDS) } });
+  latchkey = await startLatchkey({ apps: ['public-api'], env: { LATCHKEY_APPROVAL_WINDOW_SECONDS: String(WINDOW_SECONDS) } });
   e2e = policyE2e(latchkey);
   [alice, bob] = [await e2e.member('alice'), await e2e.member('bob')];
   // Both alice and bob must approve a wallet.

@@ -19,7 +19,7 @@ let stamper: ApiKeyStamper;
 let body: string;
 
 beforeAll(async () => {
-  lk = await startLatchkey({ env: { LATCHKEY_RATE_LIMIT_KEY_RPS: '1', LATCHKEY_RATE_LIMIT_IP_RPS: '10' } });
+  lk = await startLatchkey({ apps: ['public-api'], env: { LATCHKEY_RATE_LIMIT_KEY_RPS: '1', LATCHKEY_RATE_LIMIT_IP_RPS: '10' } });
   stamper = new ApiKeyStamper({ apiPublicKey: lk.bootstrap.apiPublicKey, apiPrivateKey: lk.bootstrap.apiPrivateKey! });
   body = JSON.stringify({ organizationId: lk.bootstrap.organizationId });
 });
@@ -79,7 +79,7 @@ describe('rate limits (LATCHKEY_RATE_LIMIT_KEY_RPS=1, LATCHKEY_RATE_LIMIT_IP_RPS
 
 describe('rate limits at 0', () => {
   it('LATCHKEY_RATE_LIMIT_KEY_RPS=0 and LATCHKEY_RATE_LIMIT_IP_RPS=0 disable both', async () => {
-    const off = await startLatchkey({ env: { LATCHKEY_RATE_LIMIT_KEY_RPS: '0', LATCHKEY_RATE_LIMIT_IP_RPS: '0' } });
+    const off = await startLatchkey({ apps: ['public-api'], env: { LATCHKEY_RATE_LIMIT_KEY_RPS: '0', LATCHKEY_RATE_LIMIT_IP_RPS: '0' } });
     try {
       const s = new ApiKeyStamper({ apiPublicKey: off.bootstrap.apiPublicKey, apiPrivateKey: off.bootstrap.apiPrivateKey! });
       const b = JSON.stringify({ organizationId: off.bootstrap.organizationId });

@@ -26,7 +26,7 @@ let client: TurnkeyClient;
 let rootStamper: ApiKeyStamper;
 
 beforeAll(async () => {
-  lk = await startLatchkey();
+  lk = await startLatchkey({ apps: ['public-api'] });
   const { apiPublicKey, apiPrivateKey, organizationId } = lk.bootstrap;
   orgId = organizationId;
   rootStamper = new ApiKeyStamper({ apiPublicKey, apiPrivateKey: apiPrivateKey! });

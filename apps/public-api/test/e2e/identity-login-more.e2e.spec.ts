@@ -44,7 +44,7 @@ let rootKey: TKeyPair;
 beforeAll(async () => {
   smtp = await startSmtpCapture();
   oidc = await startOidcProvider({ clients: [{ clientId: APP_CLIENT_ID, redirectUris: [REDIRECT_URI] }, { clientId: OTHER_CLIENT_ID, redirectUris: [REDIRECT_URI] }] });
-  latchkey = await startLatchkey({ env: { LATCHKEY_SMTP_URL: smtp.url, LATCHKEY_EMAIL_FROM: 'Latchkey Tests <no-reply@latchkey.test>', LATCHKEY_OIDC_HTTP_ISSUERS: oidc.issuer } });
+  latchkey = await startLatchkey({ apps: ['public-api'], env: { LATCHKEY_SMTP_URL: smtp.url, LATCHKEY_EMAIL_FROM: 'Latchkey Tests <no-reply@latchkey.test>', LATCHKEY_OIDC_HTTP_ISSUERS: oidc.issuer } });
   const b = latchkey.bootstrap;
   parentOrgId = b.organizationId;
   rootKey = { publicKey: b.apiPublicKey, privateKey: b.apiPrivateKey! };

@@ -104,7 +104,7 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => carrier.listen(0, '127.0.0.1', r));
-  latchkey = await startLatchkey({
+  latchkey = await startLatchkey({ apps: ['public-api'],
     env: {
       LATCHKEY_SMTP_URL: smtp.url,
       LATCHKEY_EMAIL_FROM: 'Latchkey Tests <no-reply@latchkey.test>',

@@ -55,7 +55,7 @@ function expectOutside(res: TRawResponse, scope: 'organization' | 'api-key'): vo
 let member: TMember;
 
 beforeAll(async () => {
-  latchkey = await startLatchkey({ env: { LATCHKEY_TRUSTED_PROXIES: '127.0.0.1' } });
+  latchkey = await startLatchkey({ apps: ['public-api'], env: { LATCHKEY_TRUSTED_PROXIES: '127.0.0.1' } });
   e2e = policyE2e(latchkey);
   member = await e2e.member('allowlisted');
 }, 120_000);

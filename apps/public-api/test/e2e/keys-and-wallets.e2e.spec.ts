@@ -211,7 +211,7 @@ let orgId: string;
 let client: TurnkeyClient;
 
 beforeAll(async () => {
-  lk = await startLatchkey();
+  lk = await startLatchkey({ apps: ['public-api'] });
   const { apiPublicKey, apiPrivateKey, organizationId } = lk.bootstrap;
   if (!apiPrivateKey) throw new Error('bootstrap.json has no apiPrivateKey: Latchkey should generate one when LATCHKEY_ROOT_API_PUBLIC_KEY is unset');
   orgId = organizationId;

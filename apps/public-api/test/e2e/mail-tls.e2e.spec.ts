@@ -32,7 +32,7 @@ function makeCertificates(dir: string): { caFile: string; key: string; cert: str
 }
 
 async function platform(env: Record<string, string>) {
-  const latchkey = await startLatchkey({ env: { LATCHKEY_SMTP_URL: smtp.url, LATCHKEY_EMAIL_FROM: 'Latchkey TLS <no-reply@latchkey.test>', ...env } });
+  const latchkey = await startLatchkey({ apps: ['public-api'], env: { LATCHKEY_SMTP_URL: smtp.url, LATCHKEY_EMAIL_FROM: 'Latchkey TLS <no-reply@latchkey.test>', ...env } });
   started.push(latchkey);
   const b = latchkey.bootstrap;
   const client = new Turnkey({ apiBaseUrl: latchkey.baseUrl, apiPublicKey: b.apiPublicKey, apiPrivateKey: b.apiPrivateKey!, defaultOrganizationId: b.organizationId }).apiClient();

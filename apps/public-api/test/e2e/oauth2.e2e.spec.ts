@@ -49,7 +49,7 @@ async function signInAtProvider(sub: string, nonce: string): Promise<{ authCode:
 
 beforeAll(async () => {
   oidc = await startOidcProvider({ clients: [{ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, redirectUris: [REDIRECT_URI] }] });
-  latchkey = await startLatchkey({
+  latchkey = await startLatchkey({ apps: ['public-api'],
     env: {
       LATCHKEY_OAUTH2_X_TOKEN_URL: oidc.tokenEndpoint,
       // oidc-provider's user-info endpoint: `{sub}` (X itself answers `{data: {id}}`).

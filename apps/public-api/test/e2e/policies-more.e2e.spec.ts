@@ -44,7 +44,7 @@ function verifiesStamp(publicKeyHex: string, message: string, signatureHex: stri
 }
 
 beforeAll(async () => {
-  latchkey = await startLatchkey();
+  latchkey = await startLatchkey({ apps: ['public-api'] });
   e2e = policyE2e(latchkey);
   ({ orgId, rootKey } = e2e);
 }, 120_000);

@@ -28,7 +28,7 @@ async function policy(p: { effect: 'EFFECT_ALLOW' | 'EFFECT_DENY'; condition?: s
 }
 
 beforeAll(async () => {
-  latchkey = await startLatchkey();
+  latchkey = await startLatchkey({ apps: ['public-api'] });
   e2e = policyE2e(latchkey);
   ({ orgId, rootKey } = e2e);
 }, 120_000);

@@ -14,7 +14,7 @@ let alice: TMember;
 let bob: TMember;
 
 beforeAll(async () => {
-  latchkey = await startLatchkey();
+  latchkey = await startLatchkey({ apps: ['public-api'] });
   e2e = policyE2e(latchkey);
   [alice, bob] = [await e2e.member('alice'), await e2e.member('bob')];
 }, 120_000);

@@ -26,7 +26,7 @@ let rootUserId: string;
 let client: TurnkeyClient;
 
 beforeAll(async () => {
-  lk = await startLatchkey();
+  lk = await startLatchkey({ apps: ['public-api'] });
   const { apiPublicKey, apiPrivateKey, organizationId, userId } = lk.bootstrap;
   if (!apiPrivateKey) throw new Error('bootstrap.json has no apiPrivateKey');
   orgId = organizationId;

@@ -55,7 +55,7 @@ async function refusal(p: Promise<unknown>): Promise<{ message: string; codes: s
 }
 
 beforeAll(async () => {
-  latchkey = await startLatchkey();
+  latchkey = await startLatchkey({ apps: ['public-api'] });
   parentOrgId = latchkey.organizationId;
   root = clientFor({ publicKey: latchkey.apiPublicKey, privateKey: latchkey.apiPrivateKey }, parentOrgId);
 });
