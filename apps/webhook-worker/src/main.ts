@@ -4,13 +4,15 @@
  * database (DATABASE_URL) and the master key (LATCHKEY_MASTER_KEY or $LATCHKEY_DATA_DIR/master.key),
  * not the engine: everything it delivers was written to the outbox by the activities' transactions.
  */
-import { loadVault } from '@latchkey/crypto';
+import { createEvmChains, loadVault } from '@latchkey/crypto';
 import { parseConfig } from '@latchkey/domain';
-import { createLogger, runUntilStopped } from '@latchkey/http';
-import { ensureWebhookSigningKey, listenForWebhookWork, openDatabase, webhookSigningKeyRepository } from '@latchkey/persistence';
+import { createLogger, createMetrics, registerDatabaseGauges, runUntilStopped, webhookCounters } from '@latchkey/http';
+import { ensureWebhookSigningKey, listenForWebhookWork, openDatabase, readOutboxBacklog, webhookSigningKeyRepository } from '@latchkey/persistence';
 import { asyncCommitUrl } from './async-commit-url.js';
 import { parseWebhookConfig } from './config.js';
+import { startProbeServer } from './probe-server.js';
 import { createSignerCache } from './signer-cache.js';
+import { createReceiptWatcher } from './receipt-watcher.js';
 import { createWebhookWorker } from './worker.js';
 
 const config = parseConfig(process.env);
@@ -22,18 +24,27 @@ try {
   const db = openDatabase(asyncCommitUrl(config.databaseUrl), { max: 4 });
   const keys = webhookSigningKeyRepository(db);
   const first = await ensureWebhookSigningKey(keys, vault);
-  const worker = createWebhookWorker({ db, config: webhooks, logger, signer: createSignerCache(keys, vault) });
+  const metrics = createMetrics({ service: 'webhook-worker', token: config.metricsToken });
+  registerDatabaseGauges(metrics, { poolStats: () => db.poolStats(), outboxBacklog: () => readOutboxBacklog(db.sql) });
+  const worker = createWebhookWorker({ db, config: webhooks, logger, signer: createSignerCache(keys, vault), metrics: webhookCounters(metrics) });
   const wakeups = await listenForWebhookWork(config.databaseUrl, (w) => worker.wake(w), {
     onError: (err) => logger.warn({ err }, 'webhook wake-up connection lost; reconnecting (polling meanwhile)'),
   });
   worker.start();
+  // eth_send_transaction's sends on the chains LATCHKEY_EVM_RPC_URLS names (none: nothing to watch).
+  const chains = createEvmChains(process.env);
+  const receipts = createReceiptWatcher({ db, chains, logger, intervalMs: Math.min(config.webhookPollMs, 1000) });
+  receipts.start();
+  const probes = await startProbeServer({ logger, host: config.host, port: config.webhookWorkerPort, db, metrics });
   runUntilStopped('webhook-worker', async () => {
+    await probes?.close();
+    await receipts.stop();
     await wakeups.close();
     await worker.stop();
     await db.close();
   });
   process.send?.({ type: 'ready', service: 'webhook-worker' });
-  logger.info({ signingKeyId: first.keyId, concurrency: webhooks.concurrency, allowInsecureUrls: webhooks.allowInsecureUrls }, 'webhook worker ready');
+  logger.info({ port: probes?.port, signingKeyId: first.keyId, concurrency: webhooks.concurrency, allowInsecureUrls: webhooks.allowInsecureUrls, evmChains: [...chains.keys()] }, 'webhook worker ready');
 } catch (e) {
   logger.fatal({ err: e }, 'webhook worker failed to start');
   process.exit(1);

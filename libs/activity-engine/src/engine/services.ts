@@ -5,7 +5,7 @@
  * derivation pool by `@latchkey/crypto`. `@latchkey/platform` plugs the real ones in; tests pass
  * their own (a real SMTP capture server, a real OpenID provider) behind the same interfaces.
  */
-import type { TDerivationPool, TResolver } from '@latchkey/crypto';
+import type { TDerivationPool, TEvmRpc, TResolver } from '@latchkey/crypto';
 import type { TIdTokenVerifyOptions, TMessageSender, TOauth2Provider, TVerifiedIdToken } from '@latchkey/domain';
 import type { TServerKey } from '../keys/server-keys.js';
 
@@ -64,6 +64,11 @@ export interface TEngineServices {
    * (LATCHKEY_TVC_QOS_VERSIONS, read by `readTvcQosVersions`). Absent: `DEFAULT_TVC_QOS_VERSIONS`.
    */
   tvc?: { qosVersions: readonly string[] };
+  /**
+   * The EVM nodes eth_send_transaction fills, broadcasts and is followed on, by CAIP-2 id
+   * (LATCHKEY_EVM_RPC_URLS). Absent or without the chain: that chain is refused (400).
+   */
+  evm?: ReadonlyMap<string, TEvmRpc>;
 }
 
 /** Services that refuse to deliver: for engines that run no login flows (tools, some tests). */

@@ -6,7 +6,11 @@
 export { hashTypedData, parseTypedData, type TTypedData, type TTypedDataField } from './ethereum/eip712.js';
 export { decodeRlp, decodeRlpUint, encodeRlp, encodeRlpUint, type TRlpItem } from './ethereum/rlp.js';
 export { signEthereumTransaction } from './ethereum/sign.js';
+export { decodeRevertReason, encodeEip1559Unsigned, ethereumTransactionHash, type TEip1559Fields } from './ethereum/build-transaction.js';
+export { EVM_RPC_URLS_VARIABLE, EvmRpcError, createEvmChains, createEvmRpc, eip155ChainId, parseEvmRpcUrls, rpcQuantity, toRpcQuantity, type TEvmRpc } from './ethereum/json-rpc.js';
 export { signSolanaTransaction } from './solana/sign.js';
+export { decodeEthereumContractCall, parseEthereumAbi, type TAbiValue, type TEthereumAbi, type TEthereumContractCall } from './ethereum/contract-call.js';
+export { decodeAnchorInstruction, parseAnchorIdl, type TAnchorIdl, type TAnchorInstruction, type TIdlValue } from './solana/anchor-idl.js';
 export { signBitcoinPsbt } from './bitcoin/psbt.js';
 export { ethereumTransactionFields, type TEthereumTransactionFields, type TEthereumTransactionType } from './ethereum/fields.js';
 export { SOLANA_ADDRESS_TABLE_LOOKUP, solanaTransactionFields, type TSolanaAccountRef, type TSolanaAddressTableLookup, type TSolanaInstruction, type TSolanaLookupReference, type TSolanaSplTransfer, type TSolanaTransactionFields, type TSolanaTransfer } from './solana/fields.js';

@@ -1,0 +1,5 @@
+/** Sending transactions (issue 15 §2). One file per kind; this list is the folder's whole registration. */
+import { ethSendTransaction } from './eth-send-transaction.js';
+import type { TAnyActivityDefinition } from '../../engine/activity-definition.js';
+
+export const TRANSACTIONS_ACTIVITIES: readonly TAnyActivityDefinition[] = [ethSendTransaction];
