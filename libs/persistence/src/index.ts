@@ -21,6 +21,7 @@ export type { TNewPolicy, TPolicyChanges } from './repositories/policy-repositor
 export type { TAuthProxyConfigRow, TAuthProxyEnable } from './repositories/auth-proxy-config-repository.js';
 export type { TIpAllowlistRow, TIpAllowlistRule } from './repositories/ip-allowlist-repository.js';
 export type { TSmartContractInterfaceRow } from './repositories/smart-contract-interface-repository.js';
+export type { TReadOnlySessionRow, TSessionProfileRow } from './repositories/session-profile-repository.js';
 export type { TTvcAppRow, TTvcApprovalRow, TTvcDeploymentRow, TTvcManifestRow, TTvcOperatorRow, TTvcOperatorSetRow } from './repositories/tvc-repository.js';
 export type { TSecretMetadataRow, TSecretRow, TSecretStaticProperty } from './repositories/secret-repository.js';
 export { SEND_STATUS_EVENT_TYPE, pendingSends, recordSendOutcome, sendStatusEvent, type TSendError, type TSendOutcome, type TSendRow, type TSendStatus } from './repositories/send-transaction-repository.js';

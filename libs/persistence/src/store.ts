@@ -21,6 +21,7 @@ import { webhookEndpointRepository } from './repositories/webhook-endpoint-repos
 import { authProxyConfigRepository } from './repositories/auth-proxy-config-repository.js';
 import { ipAllowlistRepository } from './repositories/ip-allowlist-repository.js';
 import { smartContractInterfaceRepository } from './repositories/smart-contract-interface-repository.js';
+import { sessionProfileRepository } from './repositories/session-profile-repository.js';
 import { tvcRepository } from './repositories/tvc-repository.js';
 import { secretRepository } from './repositories/secret-repository.js';
 import { sendTransactionRepository } from './repositories/send-transaction-repository.js';
@@ -43,6 +44,7 @@ function bindRepositories(db: TDb, sql?: TSql) {
     authProxyConfigs: authProxyConfigRepository(db),
     ipAllowlists: ipAllowlistRepository(db),
     smartContractInterfaces: smartContractInterfaceRepository(db),
+    sessionProfiles: sessionProfileRepository(db),
     tvc: tvcRepository(db),
     secrets: secretRepository(db),
     sendTransactions: sendTransactionRepository(db),
