@@ -2,6 +2,8 @@
 import { createUsers } from './create-users.js';
 import { updateUser } from './update-user.js';
 import { updateUserName } from './update-user-name.js';
+import { updateUserEmail } from './update-user-email.js';
+import { updateUserPhoneNumber } from './update-user-phone-number.js';
 import { deleteUsers } from './delete-users.js';
 import { createUserTag } from './create-user-tag.js';
 import { updateUserTag } from './update-user-tag.js';
@@ -12,6 +14,8 @@ export const USERS_ACTIVITIES: readonly TAnyActivityDefinition[] = [
   createUsers,
   updateUser,
   updateUserName,
+  updateUserEmail,
+  updateUserPhoneNumber,
   deleteUsers,
   createUserTag,
   updateUserTag,
