@@ -5,6 +5,7 @@
  */
 import type { TCliCommand } from '../cli-command.js';
 import { adminLink } from './admin-link.command.js';
+import { auditVerify } from './audit-verify.command.js';
 import { keygen } from './keygen.command.js';
 import { migrate } from './migrate.command.js';
 import { orgCreate } from './org-create.command.js';
@@ -14,7 +15,7 @@ import { webhooksRedeliver } from './webhooks-redeliver.command.js';
 import { webhooksRotateKey } from './webhooks-rotate-key.command.js';
 
 /** `never`: each command takes its own option type; the program hands each what commander parsed for it. */
-export const COMMANDS: readonly TCliCommand<never>[] = [start, migrate, keygen, orgCreate, proxyEnable, proxySet, webhooksRotateKey, webhooksRedeliver, adminLink];
+export const COMMANDS: readonly TCliCommand<never>[] = [start, migrate, keygen, orgCreate, proxyEnable, proxySet, webhooksRotateKey, webhooksRedeliver, adminLink, auditVerify];
 
 /** Groups of commands: `latchkey <group> --help` shows this line and the group's commands. */
 export const COMMAND_GROUPS: Readonly<Record<string, string>> = {
@@ -22,4 +23,5 @@ export const COMMAND_GROUPS: Readonly<Record<string, string>> = {
   proxy: "the auth proxy's configuration (through the running public API)",
   webhooks: 'webhook signing keys and redelivery',
   admin: 'the admin console',
+  audit: 'the tamper-evident activity log',
 };
