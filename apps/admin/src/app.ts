@@ -5,7 +5,7 @@
  * headers) its `input` query parameter, with the stamp in tRPC's connection parameters.
  */
 import type { THeaders } from '@latchkey/activity-engine';
-import { createHttpServer } from '@latchkey/http';
+import { createHttpServer, type TMetrics } from '@latchkey/http';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -19,10 +19,12 @@ export interface TAdminOptions {
   services: TAdminServices;
   /** The built dashboard's folder; undefined: `/` explains how to build it. */
   dashboardDir?: string | undefined;
+  /** The process' metrics (`GET /metrics`); absent: none. */
+  metrics?: TMetrics;
 }
 
 export function buildAdmin(o: TAdminOptions): FastifyInstance {
-  const app = createHttpServer({ logger: o.logger, ready: o.services.ping });
+  const app = createHttpServer({ logger: o.logger, ready: o.services.ping, ...(o.metrics ? { metrics: o.metrics } : {}) });
   registerDashboard(app, o.dashboardDir);
   void app.register(async (scope) => {
     const trpcOptions: FastifyTRPCPluginOptions<TAdminRouter>['trpcOptions'] = {

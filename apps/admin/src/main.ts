@@ -1,5 +1,5 @@
 /** Admin process: `node apps/admin/dist/main.mjs` (started by `npm start`). */
-import { openPlatform } from '@latchkey/platform';
+import { createPlatformMetrics, instrumentPlatform, openPlatform } from '@latchkey/platform';
 import { parseConfig } from '@latchkey/domain';
 import { createLogger, serve } from '@latchkey/http';
 import { adminOverviewRepository, webhookDeliveryRepository, webhookSigningKeyRepository } from '@latchkey/persistence';
@@ -9,11 +9,15 @@ import { dashboardDir } from './static/serve-dashboard.js';
 const config = parseConfig(process.env);
 const logger = createLogger(config, 'admin');
 try {
-  const platform = await openPlatform(config, { poolSize: 4, logger });
+  // LATCHKEY_METRICS=off: no registry, no observer, no per-request hook.
+  const observed = config.metricsEnabled ? createPlatformMetrics('admin', config.metricsToken) : undefined;
+  const platform = await openPlatform(config, { poolSize: 4, logger, ...(observed ? { onActivity: observed.onActivity } : {}) });
+  if (observed) instrumentPlatform(observed.metrics, platform);
   const dir = dashboardDir();
   if (!dir) logger.warn('the dashboard is not built (apps/admin/dist/dashboard): / answers 503 until `npm run build`');
   const app = buildAdmin({
     logger,
+    ...(observed ? { metrics: observed.metrics } : {}),
     dashboardDir: dir,
     services: {
       engine: platform.engine,

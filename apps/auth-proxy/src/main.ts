@@ -5,7 +5,7 @@
  */
 import { loadVault } from '@latchkey/crypto';
 import { parseConfig } from '@latchkey/domain';
-import { createLogger, serve } from '@latchkey/http';
+import { createLogger, createMetrics, serve } from '@latchkey/http';
 import { buildAuthProxy } from './app.js';
 import { createConfigSource } from './config-source.js';
 import { createCaptcha, createRateLimiter } from './guards.js';
@@ -22,7 +22,7 @@ try {
     captcha: createCaptcha(config.turnstile),
     turnstileSiteKey: config.turnstile.siteKey,
   };
-  const app = buildAuthProxy({ logger, deps, trustedProxies: config.trustedProxies });
+  const app = buildAuthProxy({ logger, deps, trustedProxies: config.trustedProxies, ...(config.metricsEnabled ? { metrics: createMetrics({ service: 'auth-proxy', token: config.metricsToken }) } : {}) });
   const port = await serve(app, { service: 'auth-proxy', host: config.host, port: config.authProxyPort });
   logger.info({ port, publicApiUrl: config.publicApiUrl }, 'auth proxy ready');
 } catch (e) {

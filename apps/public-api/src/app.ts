@@ -11,6 +11,7 @@ import { registerPublicV1Routes } from './routes/public-v1.js';
 import { registerWellKnownRoute } from './routes/well-known.js';
 import { registerWebhookJwksRoute } from './routes/webhooks-jwks.js';
 import { registerAuthProxyInternalRoute } from './routes/auth-proxy-internal.js';
+import { publicApiExtraRoutes, registerOpenApi } from './plugins/openapi.js';
 
 export interface TPublicApiOptions {
   engine: TEngine;
@@ -33,5 +34,10 @@ export function buildPublicApi(o: TPublicApiOptions): FastifyInstance {
   registerWellKnownRoute(app, o.serverKeys, o.issuer);
   if (o.webhookKeys) registerWebhookJwksRoute(app, o.webhookKeys);
   if (o.authProxyRuntime) registerAuthProxyInternalRoute(app, o.authProxyRuntime);
+  registerOpenApi(app, {
+    // The public URL clients use: the OIDC issuer is exactly that (TConfig.publicUrl).
+    serverUrl: o.issuer,
+    extraRoutes: publicApiExtraRoutes({ metrics: o.http?.metrics !== undefined, webhookKeys: o.webhookKeys !== undefined, authProxyRuntime: o.authProxyRuntime !== undefined }),
+  });
   return app;
 }

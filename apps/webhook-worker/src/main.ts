@@ -24,9 +24,9 @@ try {
   const db = openDatabase(asyncCommitUrl(config.databaseUrl), { max: 4 });
   const keys = webhookSigningKeyRepository(db);
   const first = await ensureWebhookSigningKey(keys, vault);
-  const metrics = createMetrics({ service: 'webhook-worker', token: config.metricsToken });
-  registerDatabaseGauges(metrics, { poolStats: () => db.poolStats(), outboxBacklog: () => readOutboxBacklog(db.sql) });
-  const worker = createWebhookWorker({ db, config: webhooks, logger, signer: createSignerCache(keys, vault), metrics: webhookCounters(metrics) });
+  const metrics = config.metricsEnabled ? createMetrics({ service: 'webhook-worker', token: config.metricsToken }) : undefined;
+  if (metrics) registerDatabaseGauges(metrics, { poolStats: () => db.poolStats(), outboxBacklog: () => readOutboxBacklog(db.sql) });
+  const worker = createWebhookWorker({ db, config: webhooks, logger, signer: createSignerCache(keys, vault), ...(metrics ? { metrics: webhookCounters(metrics) } : {}) });
   const wakeups = await listenForWebhookWork(config.databaseUrl, (w) => worker.wake(w), {
     onError: (err) => logger.warn({ err }, 'webhook wake-up connection lost; reconnecting (polling meanwhile)'),
   });

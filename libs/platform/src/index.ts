@@ -5,6 +5,7 @@
  * public API, the admin app and the CLI start here; the auth proxy and the webhook worker do not.
  */
 export { openPlatform, createPlatformServices, loadVault, createDerivation, type TPlatform } from './platform.js';
+export { createPlatformMetrics, instrumentPlatform } from './platform-metrics.js';
 export {
   assertVaultKey,
   bootstrapInstallation,
