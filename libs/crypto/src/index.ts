@@ -43,6 +43,7 @@ export {
 
 export { activityFingerprint, sha256Hex } from './hash.js';
 export { idTimestamp, newId } from './ids.js';
+export { fixedSeedEntropy, randomEntropy, type TInstallEntropy } from './install-entropy.js';
 
 export { HARDENED_OFFSET, DerivationError, parseDerivationPath, type TParsedPath } from './derivation/derivation-path.js';
 export {

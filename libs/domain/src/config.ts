@@ -23,6 +23,7 @@ export const CONFIG_VARIABLES = {
   LATCHKEY_AUTH_PROXY_PORT: 'Auth proxy port. Default 8081.',
   LATCHKEY_ADMIN_PORT: 'Admin (tRPC) port. Default 8082.',
   LATCHKEY_WEBHOOK_WORKER_PORT: 'Webhook worker port: /healthz, /readyz and /metrics only (the worker serves no API). Default 8083.',
+  LATCHKEY_METRICS: 'on or off: /metrics and the request histogram on every app. Default on (off: no /metrics route and no per-request hook; for measuring their cost).',
   LATCHKEY_METRICS_TOKEN:
     'Bearer token every app asks for on GET /metrics (16 characters or more). Unset: /metrics answers only clients on the loopback interface (the socket peer, never X-Forwarded-For).',
   LATCHKEY_APPS:
@@ -30,6 +31,8 @@ export const CONFIG_VARIABLES = {
   LATCHKEY_DATA_DIR: 'Folder for the embedded PostgreSQL (pg/), master.key and bootstrap.json. Default ./.data.',
   DATABASE_URL: 'postgresql:// URL of an external PostgreSQL. Unset: an embedded PostgreSQL is started in $LATCHKEY_DATA_DIR/pg.',
   LATCHKEY_MASTER_KEY: 'Key-vault master key (64 hex chars or base64 of 32 bytes). Unset: generated once into $LATCHKEY_DATA_DIR/master.key (0600).',
+  LATCHKEY_INSECURE_FIXED_SEED:
+    'FOR TESTS ONLY (the testkit\'s seed: \'fixed\'): 64 hex characters from which a new installation derives its root API key, server keys, webhook signing key and root ids, the same on every run. Anyone who knows it recomputes those private keys; the launcher warns at every start. Unset (always, outside tests): the CSPRNG.',
   LATCHKEY_ROOT_API_PUBLIC_KEY: 'Compressed P-256 public key (hex) for the first root user. Unset: a key pair is generated and written to bootstrap.json.',
   LATCHKEY_TIMESTAMP_WINDOW_SECONDS: 'How far an activity timestampMs may lie in the past or future. Default 300 (5 minutes).',
   LATCHKEY_APPROVAL_WINDOW_SECONDS:
@@ -67,6 +70,7 @@ const ZConfigSchema = z.object({
   LATCHKEY_AUTH_PROXY_PORT: port(8081),
   LATCHKEY_ADMIN_PORT: port(8082),
   LATCHKEY_WEBHOOK_WORKER_PORT: port(8083),
+  LATCHKEY_METRICS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   LATCHKEY_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(256).optional(),
   LATCHKEY_APPS: z
     .string()
@@ -80,6 +84,11 @@ const ZConfigSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL')
     .optional(),
   LATCHKEY_MASTER_KEY: z.string().min(1).optional(),
+  LATCHKEY_INSECURE_FIXED_SEED: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (a test seed)')
+    .transform((s) => s.toLowerCase())
+    .optional(),
   LATCHKEY_ROOT_API_PUBLIC_KEY: z
     .string()
     .regex(/^0[23][0-9a-fA-F]{64}$/, 'must be a compressed P-256 public key in hex (66 characters, 02/03 prefix)')
@@ -121,6 +130,8 @@ export interface TConfig {
   adminPort: number;
   /** The webhook worker's /healthz, /readyz and /metrics (LATCHKEY_WEBHOOK_WORKER_PORT). */
   webhookWorkerPort: number;
+  /** /metrics and the request histogram on (LATCHKEY_METRICS, default on). */
+  metricsEnabled: boolean;
   /** The bearer token /metrics asks for (LATCHKEY_METRICS_TOKEN); undefined: loopback clients only. */
   metricsToken: string | undefined;
   /** The apps the launcher runs (LATCHKEY_APPS), in APP_NAMES order. */
@@ -129,6 +140,8 @@ export interface TConfig {
   databaseUrl: string | undefined;
   masterKey: string | undefined;
   rootApiPublicKey: string | undefined;
+  /** LATCHKEY_INSECURE_FIXED_SEED (hex): a test installation's fixed keys and ids; undefined normally. */
+  insecureFixedSeed: string | undefined;
   timestampWindowMs: number;
   /** How long a waiting activity's votes count, from the first (LATCHKEY_APPROVAL_WINDOW_SECONDS). */
   approvalWindowMs: number;
@@ -183,12 +196,14 @@ export function parseConfig(env: Record<string, string | undefined>): TConfig {
     authProxyPort: c.LATCHKEY_AUTH_PROXY_PORT,
     adminPort: c.LATCHKEY_ADMIN_PORT,
     webhookWorkerPort: c.LATCHKEY_WEBHOOK_WORKER_PORT,
+    metricsEnabled: c.LATCHKEY_METRICS === 'on',
     metricsToken: c.LATCHKEY_METRICS_TOKEN,
     apps: APP_NAMES.filter((a) => c.LATCHKEY_APPS.includes(a)),
     dataDir: c.LATCHKEY_DATA_DIR,
     databaseUrl: c.DATABASE_URL,
     masterKey: c.LATCHKEY_MASTER_KEY,
     rootApiPublicKey: c.LATCHKEY_ROOT_API_PUBLIC_KEY,
+    insecureFixedSeed: c.LATCHKEY_INSECURE_FIXED_SEED,
     timestampWindowMs: c.LATCHKEY_TIMESTAMP_WINDOW_SECONDS * 1000,
     approvalWindowMs: c.LATCHKEY_APPROVAL_WINDOW_SECONDS * 1000,
     embeddedPgPort: c.LATCHKEY_EMBEDDED_PG_PORT,

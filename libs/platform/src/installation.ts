@@ -6,7 +6,7 @@
  *    OIDC issuer), sealed;
  *  - the first root organization, its root user and a P-256 API key.
  */
-import { generateP256KeyPair, type TKeyVault } from '@latchkey/crypto';
+import { randomEntropy, type TInstallEntropy, type TKeyVault } from '@latchkey/crypto';
 import type { TRepositories, TStore } from '@latchkey/persistence';
 import { INSTALLATION_LOCK as INSTALL_LOCK, createRootOrganization, type TCreatedOrganization } from '@latchkey/activity-engine';
 export { ensureServerKeys, createRootOrganization, type TCreatedOrganization, type TNewRootOrganization } from '@latchkey/activity-engine';
@@ -43,10 +43,12 @@ export interface TBootstrapResult extends TCreatedOrganization {
 }
 
 /**
- * Creates the first root organization unless one was created before.
+ * Creates the first root organization unless one was created before. `entropy` (default the
+ * CSPRNG) gives its ids and, when no public key is supplied, its API key pair.
  * @throws Error when `rootApiPublicKey` is not a compressed P-256 key.
  */
-export async function bootstrapInstallation(store: TStore, opts: { rootApiPublicKey?: string | undefined }): Promise<TBootstrapResult> {
+export async function bootstrapInstallation(store: TStore, opts: { rootApiPublicKey?: string | undefined; entropy?: TInstallEntropy }): Promise<TBootstrapResult> {
+  const entropy = opts.entropy ?? randomEntropy;
   return store.transaction(async (tx) => {
     await tx.system.lockForTransaction(INSTALL_LOCK);
     const known = await tx.system.getState(BOOTSTRAP_ORG);
@@ -55,9 +57,9 @@ export async function bootstrapInstallation(store: TStore, opts: { rootApiPublic
       const [key] = await tx.credentials.listApiKeysByOrganization(known);
       return { created: false, organizationId: known, userId: user?.id ?? '', apiKeyId: key?.id ?? '', apiPublicKey: key?.publicKey ?? '' };
     }
-    const generated = opts.rootApiPublicKey ? undefined : generateP256KeyPair();
+    const generated = opts.rootApiPublicKey ? undefined : entropy.p256KeyPair('root-api-key');
     const apiPublicKey = opts.rootApiPublicKey ?? generated!.publicKey;
-    const ids = await createRootOrganization(tx, { organizationName: 'Root organization', userName: 'root', apiPublicKey, apiKeyName: 'bootstrap' });
+    const ids = await createRootOrganization(tx, { organizationName: 'Root organization', userName: 'root', apiPublicKey, apiKeyName: 'bootstrap' }, entropy);
     await tx.system.setState(BOOTSTRAP_ORG, ids.organizationId);
     return { created: true, ...ids, apiPublicKey, ...(generated ? { apiPrivateKey: generated.privateKey } : {}) };
   });

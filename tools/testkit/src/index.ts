@@ -3,7 +3,7 @@
  * doubles its end-to-end tests use: an SMTP capture, a Twilio-compatible SMS capture, an OIDC
  * provider and a software WebAuthn authenticator.
  */
-export { startLatchkey, repoRoot, DEFAULT_APPS, LATCHKEY_APPS, type TLatchkey, type TLatchkeyApp, type TStartOptions, type TBootstrapJson } from './start-latchkey.js';
+export { startLatchkey, repoRoot, DEFAULT_APPS, FIXED_TEST_SEED, LATCHKEY_APPS, type TLatchkey, type TLatchkeyApp, type TStartOptions, type TBootstrapJson } from './start-latchkey.js';
 export { type TInboxMessage, type TMessageInbox } from './message-inbox.js';
 export { defaultCacheDir, ensureDataDirTemplate, templateKey, type TDataDirTemplate, type TTemplateOptions } from './data-dir-template.js';
 export { AnvilRpcError, anvilBinary, startAnvil, type TAnvil, type TAnvilOptions } from './anvil.js';

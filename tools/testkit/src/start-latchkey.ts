@@ -7,6 +7,7 @@
  * process and removes every file and database it made.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -19,6 +20,12 @@ import { startSmsCapture, type TSmsCapture } from './sms-capture.js';
 import { startSmtpCapture, type TSmtpCapture } from './smtp-capture.js';
 
 export { repoRoot } from './latchkey-runtime.js';
+
+/**
+ * The seed of `seed: 'fixed'` (LATCHKEY_INSECURE_FIXED_SEED): public by design, so its instances'
+ * private keys are too. Changing it changes every fixed key and id: tests snapshot them.
+ */
+export const FIXED_TEST_SEED = createHash('sha256').update('latchkey testkit fixed seed v1').digest('hex');
 
 /** The platform's apps (LATCHKEY_APPS of `latchkey start`). */
 export const LATCHKEY_APPS = ['public-api', 'auth-proxy', 'admin', 'webhook-worker'] as const;
@@ -99,7 +106,10 @@ export interface TStartOptions {
   /**
    * `'random'` (default): fresh keys and ids. `'fixed'`: the same root API key, server keys and
    * root organization ids on every run, for snapshot tests. FOR TESTS ONLY: anyone can recompute
-   * those private keys, so the platform refuses a fixed seed unless the testkit asks for it.
+   * those private keys (FIXED_TEST_SEED is public). The platform derives them only when
+   * LATCHKEY_INSECURE_FIXED_SEED is set, which the testkit does for `'fixed'` alone (a value
+   * inherited from the test's own environment is dropped). Everything made later (wallets,
+   * activities, sub-organizations) still gets random keys and ids.
    */
   seed?: 'random' | 'fixed';
   /**
@@ -139,9 +149,6 @@ function assertStartOptions(opts: unknown): asserts opts is TStartOptions {
     for (const [k, v] of Object.entries(o['env'])) if (typeof v !== 'string') throw new TypeError(`startLatchkey(options): env.${k} must be a string, not ${typeof v}`);
   }
   if (o['seed'] !== undefined && o['seed'] !== 'random' && o['seed'] !== 'fixed') throw new TypeError(`startLatchkey(options): seed must be 'random' or 'fixed', not ${JSON.stringify(o['seed'])}`);
-  // The platform has no deterministic installation yet (it needs a seeded key and id source in the
-  // launcher's first-start steps); refusing beats handing out random keys to a snapshot test.
-  if (o['seed'] === 'fixed') throw new Error("startLatchkey(options): seed: 'fixed' is not available in this Latchkey build yet; omit seed (random keys)");
   if (o['timeoutMs'] !== undefined && (typeof o['timeoutMs'] !== 'number' || !(o['timeoutMs'] > 0))) throw new TypeError('startLatchkey(options): timeoutMs must be a positive number');
   for (const k of ['dataDir', 'cacheDir'] as const) if (o[k] !== undefined && (typeof o[k] !== 'string' || o[k] === '')) throw new TypeError(`startLatchkey(options): ${k} must be a non-empty path`);
   for (const k of ['captureMessages', 'useTemplate'] as const) if (o[k] !== undefined && typeof o[k] !== 'boolean') throw new TypeError(`startLatchkey(options): ${k} must be true or false`);
@@ -213,6 +220,8 @@ export async function startLatchkey(opts: TStartOptions = {}): Promise<TLatchkey
   try {
     const env: Record<string, string> = { ...(process.env as Record<string, string>) };
     delete env['DATABASE_URL'];
+    // Only `seed: 'fixed'` (or the caller's own env) makes an instance's keys public knowledge.
+    delete env['LATCHKEY_INSECURE_FIXED_SEED'];
     let external: TTestDatabase | undefined;
     if (process.env['DATABASE_URL']) {
       external = await createTestDatabase();
@@ -256,6 +265,7 @@ export async function startLatchkey(opts: TStartOptions = {}): Promise<TLatchkey
         LATCHKEY_WEBHOOK_WORKER_PORT: String(worker),
         LATCHKEY_DATA_DIR: dataDir,
         LATCHKEY_LOG_LEVEL: env['LATCHKEY_LOG_LEVEL'] ?? 'warn',
+        ...(opts.seed === 'fixed' ? { LATCHKEY_INSECURE_FIXED_SEED: FIXED_TEST_SEED } : {}),
         ...userEnv,
       });
       let out = '';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Turnkey } from '@turnkey/sdk-server';
 import { makeTestDataDir } from '@latchkey/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLatchkey, type TLatchkey } from '../src/index.js';
+import { FIXED_TEST_SEED, startLatchkey, type TLatchkey } from '../src/index.js';
 
 /** Pids of PostgreSQL servers whose command line names `dir` (none once an instance is stopped). */
 function postmastersOf(dir: string): string[] {
@@ -102,6 +102,41 @@ describe('startLatchkey options and lifecycle', () => {
       await rm(cacheDir, { recursive: true, force: true });
     }
   }, 300_000); // three whole platforms starting at once on a 2-core machine
+
+  it("seed: 'fixed' gives two instances the same root key, server keys and root ids (and a working SDK); the default does not", async () => {
+    const started: TLatchkey[] = [];
+    try {
+      // Inherited from the test's environment, a fixed seed is dropped: only the option asks for it.
+      process.env['LATCHKEY_INSECURE_FIXED_SEED'] = FIXED_TEST_SEED;
+      const settled = await Promise.allSettled([
+        startLatchkey({ seed: 'fixed', apps: ['public-api'], timeoutMs: 200_000 }),
+        startLatchkey({ seed: 'fixed', apps: ['public-api'], timeoutMs: 200_000 }),
+        startLatchkey({ apps: ['public-api'], timeoutMs: 200_000 }),
+      ]).finally(() => delete process.env['LATCHKEY_INSECURE_FIXED_SEED']);
+      for (const r of settled) if (r.status === 'fulfilled') started.push(r.value);
+      for (const r of settled) if (r.status === 'rejected') throw r.reason;
+      const [a, b, random] = started as [TLatchkey, TLatchkey, TLatchkey];
+      const fixedFields = (lk: TLatchkey) => ({
+        organizationId: lk.organizationId,
+        userId: lk.bootstrap.userId,
+        apiKeyId: lk.bootstrap.apiKeyId,
+        apiPublicKey: lk.apiPublicKey,
+        apiPrivateKey: lk.apiPrivateKey,
+        signerPublicKey: lk.signerPublicKey,
+        notarizerPublicKey: lk.notarizerPublicKey,
+        otpVerifierPublicKey: lk.otpVerifierPublicKey,
+        oidcIssuerPublicKey: lk.bootstrap.oidcIssuerPublicKey,
+      });
+      expect(fixedFields(a)).toEqual(fixedFields(b));
+      for (const [k, v] of Object.entries(fixedFields(random))) expect(v, k).not.toBe(fixedFields(a)[k as keyof ReturnType<typeof fixedFields>]);
+      expect(a.dataDir).not.toBe(b.dataDir);
+      // The fixed root key signs real requests.
+      const client = new Turnkey({ apiBaseUrl: a.apiBaseUrl, apiPublicKey: a.apiPublicKey, apiPrivateKey: a.apiPrivateKey, defaultOrganizationId: a.organizationId }).apiClient();
+      expect((await client.getWhoami({ organizationId: a.organizationId })).userId).toBe(a.bootstrap.userId);
+    } finally {
+      await Promise.all(started.map((i) => i.stop()));
+    }
+  }, 300_000);
 
   it('a reused data folder keeps its data (no template over an existing cluster) and is kept by stop()', async () => {
     const dataDir = await makeTestDataDir('latchkey-reuse-');

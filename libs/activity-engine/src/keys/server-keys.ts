@@ -4,7 +4,7 @@
  * operation and wipes it afterwards. Creating them at first start is the platform's installation
  * step (libs/platform); the engine only reads them.
  */
-import { generateP256KeyPair, type TKeyVault } from '@latchkey/crypto';
+import { randomEntropy, type TInstallEntropy, type TKeyVault } from '@latchkey/crypto';
 import type { TRepositories, TStore } from '@latchkey/persistence';
 import { serverKeyAad } from './vault-aad.js';
 
@@ -68,14 +68,17 @@ export async function withServerKey<T>(
   }
 }
 
-/** Creates whichever server keys are missing and returns all public halves. */
-export async function ensureServerKeys(store: TStore, vault: TKeyVault): Promise<TServerPublicKeys> {
+/**
+ * Creates whichever server keys are missing and returns all public halves. `entropy` is the
+ * CSPRNG except in a fixed-seed test installation.
+ */
+export async function ensureServerKeys(store: TStore, vault: TKeyVault, entropy: TInstallEntropy = randomEntropy): Promise<TServerPublicKeys> {
   await store.transaction(async (tx) => {
     await tx.system.lockForTransaction(INSTALLATION_LOCK);
     const have = new Set((await tx.system.serverKeys()).map((k) => k.purpose));
     for (const purpose of SERVER_KEY_PURPOSES) {
       if (have.has(purpose)) continue;
-      const kp = generateP256KeyPair();
+      const kp = entropy.p256KeyPair(`server-key:${purpose}`);
       await tx.system.addServerKey({ purpose, publicKey: kp.publicKeyUncompressed, sealedPrivateKey: vault.seal(Buffer.from(kp.privateKey, 'hex'), serverKeyAad(purpose)) });
     }
   });

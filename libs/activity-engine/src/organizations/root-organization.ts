@@ -3,7 +3,7 @@
  * installation's first start and by `latchkey org create`; sub-organizations are created by the
  * create_sub_organization activity instead.
  */
-import { decompressP256PublicKey, newId } from '@latchkey/crypto';
+import { decompressP256PublicKey, randomEntropy, type TInstallEntropy } from '@latchkey/crypto';
 import type { TRepositories } from '@latchkey/persistence';
 
 export interface TNewRootOrganization {
@@ -21,12 +21,15 @@ export interface TCreatedOrganization {
   apiKeyId: string;
 }
 
-/** @throws Error when `apiPublicKey` is not a compressed P-256 key */
-export async function createRootOrganization(tx: TRepositories, o: TNewRootOrganization): Promise<TCreatedOrganization> {
+/**
+ * @param entropy where the ids come from: the CSPRNG, except in a fixed-seed test installation
+ * @throws Error when `apiPublicKey` is not a compressed P-256 key
+ */
+export async function createRootOrganization(tx: TRepositories, o: TNewRootOrganization, entropy: TInstallEntropy = randomEntropy): Promise<TCreatedOrganization> {
   decompressP256PublicKey(o.apiPublicKey); // refuses anything but a valid compressed P-256 point
-  const organizationId = newId();
-  const userId = newId();
-  const apiKeyId = newId();
+  const organizationId = entropy.id('root-organization');
+  const userId = entropy.id('root-user');
+  const apiKeyId = entropy.id('root-api-key');
   await tx.organizations.create({ id: organizationId, name: o.organizationName, rootQuorumThreshold: 1 });
   await tx.users.create({ id: userId, organizationId, userName: o.userName, userEmail: o.userEmail ?? null });
   await tx.organizations.addRootQuorumMembers(organizationId, [userId]);

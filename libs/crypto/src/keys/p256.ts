@@ -16,9 +16,12 @@ export type TP256KeyPair = {
   publicKeyUncompressed: string;
 };
 
-/** Generates a random P-256 key pair from the CSPRNG. */
-export function generateP256KeyPair(): TP256KeyPair {
-  const secretKey = p256.utils.randomSecretKey();
+/**
+ * Generates a random P-256 key pair from the CSPRNG, or — given `seed` (at least 48 bytes, reduced
+ * mod n) — the one key pair that seed names (fixed-seed test installations only).
+ */
+export function generateP256KeyPair(seed?: Uint8Array): TP256KeyPair {
+  const secretKey = p256.utils.randomSecretKey(seed);
   return {
     privateKey: encodeHex(secretKey),
     publicKey: encodeHex(p256.getPublicKey(secretKey, true)),

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { decodeHex, encodeBase64Url } from '../encoding.js';
+import type { TInstallEntropy } from '../install-entropy.js';
 import { createWebhookSigner, WEBHOOK_SIGNATURE_ALGORITHM, WEBHOOK_SIGNATURE_VERSION, type TWebhookSigner } from './sign-webhook.js';
 
 /** Turnkey's production cache header: receivers refetch on an unknown `kid` anyway. */
@@ -32,9 +33,10 @@ export interface TNewWebhookSigningKey {
  * A new Ed25519 webhook signing key. Its id, `whk_<date>_<8 random hex>`, says when it was made (handy
  * when rotating) and is safe inside the signed string and a header.
  */
-export function generateWebhookSigningKey(now = new Date()): TNewWebhookSigningKey {
-  const seed = new Uint8Array(randomBytes(32));
-  const keyId = `whk_${now.toISOString().slice(0, 10).replaceAll('-', '')}_${randomBytes(4).toString('hex')}`;
+export function generateWebhookSigningKey(now = new Date(), entropy?: Pick<TInstallEntropy, 'bytes'>): TNewWebhookSigningKey {
+  const seed = entropy ? entropy.bytes('webhook-signing-key', 32) : new Uint8Array(randomBytes(32));
+  const suffix = entropy ? Buffer.from(entropy.bytes('webhook-signing-key-id', 4)).toString('hex') : randomBytes(4).toString('hex');
+  const keyId = `whk_${now.toISOString().slice(0, 10).replaceAll('-', '')}_${suffix}`;
   return { keyId, seed, signer: createWebhookSigner(keyId, seed) };
 }
 

@@ -3,7 +3,7 @@
  * demand (the CLI's `webhooks rotate-key`), and published as JWKS. The seed is sealed the moment
  * it is made and opened only in the worker's memory.
  */
-import { buildWebhookJwks, createWebhookSigner, generateWebhookSigningKey, type TKeyVault, type TWebhookJwk, type TWebhookSigner } from '@latchkey/crypto';
+import { buildWebhookJwks, createWebhookSigner, generateWebhookSigningKey, type TInstallEntropy, type TKeyVault, type TWebhookJwk, type TWebhookSigner } from '@latchkey/crypto';
 import type { TWebhookSigningKeyRepository, TWebhookSigningKeyRow } from '../repositories/webhook-signing-key-repository.js';
 
 /** Default grace period a rotated-out key stays in the JWKS: receivers cache it for a day (§B4). */
@@ -14,8 +14,11 @@ export function webhookSigningKeyAad(keyId: string): string {
   return `webhook-signing-key:${keyId}`;
 }
 
-function sealNew(vault: TKeyVault) {
-  const k = generateWebhookSigningKey();
+/** The date in a fixed-seed installation's first key id (its keys are the same on every run). */
+const FIXED_SEED_KEY_DATE = new Date(Date.UTC(2026, 0, 1));
+
+function sealNew(vault: TKeyVault, entropy?: TInstallEntropy) {
+  const k = entropy?.fixed ? generateWebhookSigningKey(FIXED_SEED_KEY_DATE, entropy) : generateWebhookSigningKey();
   return { key: { keyId: k.keyId, publicKeyHex: k.signer.publicKeyHex, sealedPrivateKey: vault.seal(k.seed, webhookSigningKeyAad(k.keyId)) }, signer: k.signer };
 }
 
@@ -32,15 +35,16 @@ export function openWebhookSigner(row: TWebhookSigningKeyRow, vault: TKeyVault):
 
 /**
  * The signer of the current key, made (and sealed) if there is none yet. Safe when several
- * processes start at once: one makes it, the others open it.
+ * processes start at once: one makes it, the others open it. `entropy` only for a fixed-seed test
+ * installation (the first key is then the same on every run; rotations stay random).
  * @throws as `openWebhookSigner`.
  */
-export async function ensureWebhookSigningKey(repo: TWebhookSigningKeyRepository, vault: TKeyVault): Promise<TWebhookSigner> {
+export async function ensureWebhookSigningKey(repo: TWebhookSigningKeyRepository, vault: TKeyVault, entropy?: TInstallEntropy): Promise<TWebhookSigner> {
   const existing = await repo.current();
   if (existing) return openWebhookSigner(existing, vault);
   return repo.locked(async (s) => {
     if (s.current) return openWebhookSigner(s.current, vault);
-    const made = sealNew(vault);
+    const made = sealNew(vault, entropy);
     await s.add(made.key, 0);
     return made.signer;
   });

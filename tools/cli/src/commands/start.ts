@@ -17,6 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adminSetupUrl, assertVaultKey, bootstrapInstallation, ensureServerKeys, issueAdminSetupToken, loadVault } from '@latchkey/platform';
 import type { TAppName, TConfig } from '@latchkey/domain';
+import { fixedSeedEntropy, randomEntropy } from '@latchkey/crypto';
 import { createLogger } from '@latchkey/http';
 import { createStore, ensureWebhookSigningKey, openDatabase, webhookSigningKeyRepository } from '@latchkey/persistence';
 import { writeBootstrapFile } from '../bootstrap-file.js';
@@ -84,16 +85,19 @@ export async function startCommand(config: TConfig): Promise<void> {
   process.once('SIGTERM', () => void stopAll(0));
 
   let bootCreatedWithKey = false;
+  // A fixed seed makes every private key of a new installation public knowledge: tests only.
+  const entropy = config.insecureFixedSeed ? fixedSeedEntropy(Buffer.from(config.insecureFixedSeed, 'hex')) : randomEntropy;
+  if (entropy.fixed) log.warn('LATCHKEY_INSECURE_FIXED_SEED is set: a new installation derives its root API key, server keys and ids from it (FOR TESTS ONLY: anyone with the seed has those private keys)');
   try {
     const vault = await loadVault(config);
     const db = openDatabase(database.url, { max: 2 });
     const store = createStore(db.prisma);
     try {
       await assertVaultKey(store, vault);
-      const keys = await ensureServerKeys(store, vault);
+      const keys = await ensureServerKeys(store, vault, entropy);
       // The webhook signing key exists from the first start, so the JWKS route publishes it before any worker runs.
-      await ensureWebhookSigningKey(webhookSigningKeyRepository(db), vault);
-      const boot = await bootstrapInstallation(store, { rootApiPublicKey: config.rootApiPublicKey });
+      await ensureWebhookSigningKey(webhookSigningKeyRepository(db), vault, entropy);
+      const boot = await bootstrapInstallation(store, { rootApiPublicKey: config.rootApiPublicKey, entropy });
       const bootstrapPath = join(dataDir, 'bootstrap.json');
       if (boot.created) {
         await writeBootstrapFile(bootstrapPath, boot, keys);
