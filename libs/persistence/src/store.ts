@@ -78,6 +78,8 @@ export type TChangeTopic = 'credential' | 'credential-added' | 'organization' | 
 export function createStore(prisma: PrismaClient, sql?: TSql): TStore {
   return {
     ...bindRepositories(prisma, sql),
-    transaction: (fn) => prisma.$transaction((tx) => fn(bindRepositories(tx)), { timeout: 30_000 }),
+    // maxWait (getting a connection and starting): Prisma's 2 s default fails a request, or the
+    // launcher's first start, on a saturated machine where waiting a little longer would succeed.
+    transaction: (fn) => prisma.$transaction((tx) => fn(bindRepositories(tx)), { maxWait: 10_000, timeout: 30_000 }),
   };
 }
