@@ -42,9 +42,10 @@ const createInterface = (p: { address: string; json: string; type?: typeof ETHER
 const listIds = async () => (await sdk(e2e.rootKey).getSmartContractInterfaces({})).smartContractInterfaces.map((i) => i.smartContractInterfaceId);
 
 beforeAll(async () => {
-  latchkey = await startLatchkey();
+  // A wait for readiness, not a speed assertion: on a loaded 2-core machine the four apps took 63 s to listen.
+  latchkey = await startLatchkey({ timeoutMs: 170_000 });
   e2e = policyE2e(latchkey);
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   await latchkey?.stop();
