@@ -17,9 +17,8 @@ CREATE TABLE secrets (
 CREATE INDEX secrets_organization_id_id_idx ON secrets (organization_id, id);
 CREATE UNIQUE INDEX secrets_organization_id_name_key ON secrets (organization_id, name) WHERE name IS NOT NULL;
 
--- invitations: create_invitations writes one per receiver and mails it; accepting one makes the
--- receiver a user with the invited tags. Only a salted hash of the invitation's one-time secret
--- (sent in the e-mail) is stored.
+-- invitations: create_invitations writes one per receiver and mails it; accepting one (within 7
+-- days) makes the receiver a user with the invited name, e-mail and tags.
 CREATE TABLE invitations (
   id text COLLATE "C" PRIMARY KEY,
   organization_id text COLLATE "C" NOT NULL,
@@ -29,7 +28,6 @@ CREATE TABLE invitations (
   receiver_user_tags jsonb NOT NULL DEFAULT '[]',
   access_type text NOT NULL CHECK (access_type IN ('ACCESS_TYPE_WEB', 'ACCESS_TYPE_API', 'ACCESS_TYPE_ALL')),
   status text NOT NULL DEFAULT 'INVITATION_STATUS_CREATED' CHECK (status IN ('INVITATION_STATUS_CREATED', 'INVITATION_STATUS_ACCEPTED', 'INVITATION_STATUS_REVOKED')),
-  secret_hash text NOT NULL,
   accepted_user_id text COLLATE "C",
   expires_at timestamptz(6) NOT NULL,
   created_at timestamptz(6) NOT NULL DEFAULT now(),

@@ -20,10 +20,13 @@ import { WALLETS_ACTIVITIES } from './activities/wallets/index.js';
 import { WEBHOOKS_ACTIVITIES } from './activities/webhooks/index.js';
 import { AUTH_PROXY_ACTIVITIES } from './activities/auth-proxy/index.js';
 import { IP_ALLOWLISTS_ACTIVITIES } from './activities/ip-allowlists/index.js';
+import { SESSION_PROFILES_ACTIVITIES } from './activities/session-profiles/index.js';
 import { TVC_ACTIVITIES } from './activities/tvc/index.js';
 import { SMART_CONTRACT_INTERFACES_ACTIVITIES } from './activities/smart-contract-interfaces/index.js';
 import { SECRETS_ACTIVITIES } from './activities/secrets/index.js';
+import { INVITATIONS_ACTIVITIES } from './activities/invitations/index.js';
 import { TRANSACTIONS_ACTIVITIES } from './activities/transactions/index.js';
+import { GAS_ACTIVITIES } from './activities/gas/index.js';
 import type { TActivityVersion, TAnyActivityDefinition, TRegisteredActivity, TSubmittable, TVoteDefinition } from './engine/activity-definition.js';
 
 export const ACTIVITY_DEFINITIONS: readonly TAnyActivityDefinition[] = [
@@ -39,10 +42,13 @@ export const ACTIVITY_DEFINITIONS: readonly TAnyActivityDefinition[] = [
   ...WEBHOOKS_ACTIVITIES,
   ...AUTH_PROXY_ACTIVITIES,
   ...IP_ALLOWLISTS_ACTIVITIES,
+  ...SESSION_PROFILES_ACTIVITIES,
   ...TVC_ACTIVITIES,
   ...SMART_CONTRACT_INTERFACES_ACTIVITIES,
   ...SECRETS_ACTIVITIES,
+  ...INVITATIONS_ACTIVITIES,
   ...TRANSACTIONS_ACTIVITIES,
+  ...GAS_ACTIVITIES,
 ];
 
 /** approve_activity and reject_activity: served on the submit path, governed by the voted-on activity's policies. */

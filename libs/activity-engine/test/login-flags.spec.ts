@@ -31,6 +31,9 @@ beforeAll(async () => {
         async recovery(to) {
           mails.push({ to, subject: 'recovery' });
         },
+        async invitation(to) {
+          mails.push({ to, subject: 'invitation' });
+        },
       },
       // A stand-in issuer: the "id_token" is the JSON of its claims (the real verifier has its own tests).
       oidc: {

@@ -32,6 +32,7 @@ export {
   renderOtpEmail,
   renderOtpSms,
   renderRecoveryEmail,
+  renderInvitationEmail,
   type TBundleEmailInput,
   type TCustomEmailTemplate,
   type TEmailCustomization,

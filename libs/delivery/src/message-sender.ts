@@ -8,7 +8,7 @@ import { AppError, type TMessageSender } from '@latchkey/domain';
 import { DeliveryError } from './config.js';
 import type { TMailer } from './mailer.js';
 import type { TSmsProvider } from './sms.js';
-import { renderEmailAuthEmail, renderOtpEmail, renderOtpSms, renderRecoveryEmail, TemplateError, type TRenderedEmail } from './templates.js';
+import { renderEmailAuthEmail, renderInvitationEmail, renderOtpEmail, renderOtpSms, renderRecoveryEmail, TemplateError, type TRenderedEmail } from './templates.js';
 
 function asAppError(e: unknown): unknown {
   if (e instanceof TemplateError) return new AppError('BAD_REQUEST', `customization: ${e.message}`, { reason: e.reason });
@@ -35,6 +35,7 @@ export function createMessageSender(mail: Pick<TMailer, 'send'>, sms: Pick<TSmsP
     otpEmail: (to, m) => email(to, () => renderOtpEmail(m)),
     emailAuth: (to, m) => email(to, () => renderEmailAuthEmail(m)),
     recovery: (to, m) => email(to, () => renderRecoveryEmail(m)),
+    invitation: (to, m) => email(to, () => renderInvitationEmail(m)),
     otpSms: (to, m) => attempt(() => sms.send({ to, body: renderOtpSms(m).body })),
   };
 }

@@ -5,6 +5,7 @@ import {
   escapeHtml,
   parseTemplateVariables,
   renderEmailAuthEmail,
+  renderInvitationEmail,
   renderOtpEmail,
   renderOtpSms,
   renderRecoveryEmail,
@@ -178,5 +179,23 @@ describe('escaping (properties)', () => {
         expect({ ...parseTemplateVariables(JSON.stringify(vars)) }).toEqual(vars);
       }),
     );
+  });
+});
+
+describe('renderInvitationEmail', () => {
+  const input = { invitationId: '01a2-inv', organizationName: 'Acme <Ops>', senderUserName: 'Alice', receiverUserName: 'Bob' };
+
+  it('names the organization, the sender and the receiver, and carries the invitation id; HTML escaped', () => {
+    const m = renderInvitationEmail(input);
+    expect(m.subject).toBe('You are invited to Acme <Ops>');
+    expect(m.text).toContain('Hello Bob, Alice invited you to join Acme <Ops>.');
+    expect(m.text).toContain('01a2-inv');
+    expect(m.html).toContain('Acme &#60;Ops&#62;');
+    expect(m.html).not.toContain('<Ops>');
+  });
+
+  it('refuses a name with a line break (it would break the subject)', () => {
+    expect(() => renderInvitationEmail({ ...input, organizationName: 'Acme\nBcc: x' })).toThrow(TemplateError);
+    expect(() => renderInvitationEmail({ ...input, senderUserName: '' })).toThrow(/senderUserName/);
   });
 });

@@ -384,6 +384,46 @@ export function renderEmailAuthEmail(input: TBundleEmailInput): TRenderedEmail {
   }));
 }
 
+/** What the invitation e-mail says; names are the organization's own, shown as text. */
+export interface TInvitationEmailInput {
+  invitationId: string;
+  organizationName: string;
+  senderUserName: string;
+  receiverUserName: string;
+}
+
+/** Names shown in the invitation: one line, no control characters, bounded. */
+function assertDisplayName(s: unknown, field: string): string {
+  if (typeof s !== 'string' || s.trim().length === 0 || s.length > 256 || /\p{Cc}/u.test(s)) {
+    throw new TemplateError('INVALID_ARGUMENT', field, `${field} must be a non-empty line of at most 256 characters`);
+  }
+  return s;
+}
+
+/**
+ * The invitation e-mail (create_invitations): names the organization and the sender, and carries
+ * the invitation id the receiver gives the organization's app to accept it.
+ * @throws TemplateError when a name cannot be shown.
+ */
+export function renderInvitationEmail(input: TInvitationEmailInput): TRenderedEmail {
+  const organizationName = assertDisplayName(input.organizationName, 'organizationName');
+  const senderUserName = assertDisplayName(input.senderUserName, 'senderUserName');
+  const receiverUserName = assertDisplayName(input.receiverUserName, 'receiverUserName');
+  assertDisplayName(input.invitationId, 'invitationId');
+  const layout: TLayout = {
+    appName: organizationName,
+    logoUrl: undefined,
+    heading: `You are invited to ${organizationName}`,
+    intro: `Hello ${receiverUserName}, ${senderUserName} invited you to join ${organizationName}. Your invitation:`,
+    secret: input.invitationId,
+    secretIsLong: true,
+    magicLink: undefined,
+    linkLabel: '',
+    outro: 'Give this invitation to the app that sent it to accept. If you do not know the sender, ignore this e-mail.',
+  };
+  return { subject: `You are invited to ${organizationName}`, text: layoutText(layout), html: layoutHtml(layout) };
+}
+
 const SMS_PLACEHOLDERS: Record<string, 'code' | 'appName' | 'expires'> = {
   otpcode: 'code',
   code: 'code',

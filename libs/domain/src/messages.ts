@@ -32,6 +32,14 @@ export interface TBundleEmailMessage extends TEmailMessageCommon {
   expiresInSeconds?: number;
 }
 
+/** The invitation e-mail (create_invitations): who invites whom to which organization. */
+export interface TInvitationEmailMessage {
+  invitationId: string;
+  organizationName: string;
+  senderUserName: string;
+  receiverUserName: string;
+}
+
 export interface TOtpSmsMessage {
   appName: string;
   code: string;
@@ -49,4 +57,5 @@ export interface TMessageSender {
   otpSms(to: string, m: TOtpSmsMessage): Promise<void>;
   emailAuth(to: string, m: TBundleEmailMessage): Promise<void>;
   recovery(to: string, m: TBundleEmailMessage): Promise<void>;
+  invitation(to: string, m: TInvitationEmailMessage): Promise<void>;
 }

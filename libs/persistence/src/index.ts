@@ -24,6 +24,8 @@ export type { TSmartContractInterfaceRow } from './repositories/smart-contract-i
 export type { TReadOnlySessionRow, TSessionProfileRow } from './repositories/session-profile-repository.js';
 export type { TTvcAppRow, TTvcApprovalRow, TTvcDeploymentRow, TTvcManifestRow, TTvcOperatorRow, TTvcOperatorSetRow } from './repositories/tvc-repository.js';
 export type { TSecretMetadataRow, TSecretRow, TSecretStaticProperty } from './repositories/secret-repository.js';
+export type { TInvitationRow } from './repositories/invitation-repository.js';
+export { formatUsdMicros, type TGasRelayerRow, type TGasUsageConfigRow } from './repositories/gas-repository.js';
 export { SEND_STATUS_EVENT_TYPE, pendingSends, recordSendOutcome, sendStatusEvent, type TSendError, type TSendOutcome, type TSendRow, type TSendStatus } from './repositories/send-transaction-repository.js';
 export type {
   Activity,

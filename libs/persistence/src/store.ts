@@ -24,7 +24,9 @@ import { smartContractInterfaceRepository } from './repositories/smart-contract-
 import { sessionProfileRepository } from './repositories/session-profile-repository.js';
 import { tvcRepository } from './repositories/tvc-repository.js';
 import { secretRepository } from './repositories/secret-repository.js';
+import { invitationRepository } from './repositories/invitation-repository.js';
 import { sendTransactionRepository } from './repositories/send-transaction-repository.js';
+import { gasRepository } from './repositories/gas-repository.js';
 
 /** `sql` only outside a transaction: plain SQL cannot join Prisma's transaction connection. */
 function bindRepositories(db: TDb, sql?: TSql) {
@@ -47,7 +49,9 @@ function bindRepositories(db: TDb, sql?: TSql) {
     sessionProfiles: sessionProfileRepository(db),
     tvc: tvcRepository(db),
     secrets: secretRepository(db),
+    invitations: invitationRepository(db),
     sendTransactions: sendTransactionRepository(db),
+    gas: gasRepository(db),
     system: systemRepository(db),
     /** Tells every process sharing the database that cached facts of `topic` changed (sent on commit). */
     async notifyChange(topic: TChangeTopic, key: string): Promise<void> {

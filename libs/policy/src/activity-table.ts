@@ -166,6 +166,17 @@ const LATCHKEY_KINDS: typeof KINDS = [
   ['IMPORT_SECRETS', 'SECRET', 'IMPORT'],
   ['EXPORT_SECRETS', 'SECRET', 'EXPORT'],
   ['DELETE_SECRETS', 'SECRET', 'DELETE'],
+  // Accepting an invitation changes it (and adds its receiver as a user); the docs list only its
+  // creation and deletion. Latchkey serves V2 only.
+  ['ACCEPT_INVITATION', 'INVITATION', 'UPDATE', ['_V2']],
+  // The gas window (issue 15 §2) is the organization's billing configuration, as its IP
+  // allowlists are its access configuration: the docs list the kind without a row.
+  ['UPSERT_GAS_USAGE_CONFIG', 'CONFIG', 'UPDATE'],
+  // Session profiles (issue 16 §4): the docs' kinds table lists CREATE_SESSION_PROFILE without a
+  // row; a profile configures what the organization's sessions may do, as its allowlists do. A
+  // read-only session is a session of one's own, as CREATE_READ_WRITE_SESSION is (AUTH).
+  ['CREATE_SESSION_PROFILE', 'CONFIG', 'CREATE'],
+  ['CREATE_READ_ONLY_SESSION', 'AUTH', 'CREATE'],
 ];
 
 function buildTable(): Readonly<Record<string, TActivityPolicyEntry>> {
@@ -189,7 +200,7 @@ export const ACTIVITY_POLICY_TABLE: Readonly<Record<string, TActivityPolicyEntry
 
 /**
  * Kinds the docs' kinds table lists without a resource/action row (Spark, swaps, fiat on-ramp,
- * gas usage, MFA policies, session profiles). Latchkey performs none of them; listed so a reader
+ * MFA policies; gas usage and session profiles, which Latchkey performs, have their rows above). Latchkey performs none of them; listed so a reader
  * knows their absence from `ACTIVITY_POLICY_TABLE` is the docs', not an oversight.
  */
 export const KINDS_WITHOUT_DOCUMENTED_RESOURCE: readonly string[] = [
@@ -203,11 +214,9 @@ export const KINDS_WITHOUT_DOCUMENTED_RESOURCE: readonly string[] = [
   'CREATE_FIAT_ON_RAMP_CREDENTIAL',
   'DELETE_FIAT_ON_RAMP_CREDENTIAL',
   'UPDATE_FIAT_ON_RAMP_CREDENTIAL',
-  'UPSERT_GAS_USAGE_CONFIG',
   'CREATE_MFA_POLICY',
   'UPDATE_MFA_POLICY',
   'DELETE_MFA_POLICY',
-  'CREATE_SESSION_PROFILE',
 ];
 
 /**

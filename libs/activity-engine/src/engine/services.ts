@@ -69,11 +69,13 @@ export interface TEngineServices {
    * (LATCHKEY_EVM_RPC_URLS). Absent or without the chain: that chain is refused (400).
    */
   evm?: ReadonlyMap<string, TEvmRpc>;
+  /** USD per whole native token of each chain (LATCHKEY_GAS_PRICE_USD, decimal strings): prices sponsored gas. */
+  gasPricesUsd?: ReadonlyMap<string, string>;
 }
 
 /** Services that refuse to deliver: for engines that run no login flows (tools, some tests). */
 export function unconfiguredServices(): TEngineServices {
   const refuse = (what: string) => () => Promise.reject(new Error(`${what} is not configured in this process`));
   const mail = refuse('message delivery');
-  return { messages: { otpEmail: mail, otpSms: mail, emailAuth: mail, recovery: mail }, oidc: { verify: refuse('OIDC verification') } };
+  return { messages: { otpEmail: mail, otpSms: mail, emailAuth: mail, recovery: mail, invitation: mail }, oidc: { verify: refuse('OIDC verification') } };
 }
