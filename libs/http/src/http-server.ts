@@ -54,7 +54,7 @@ export const RETRY_AFTER_SECONDS = 5;
  */
 export const CLIENT_ADDRESS: unique symbol = Symbol.for('latchkey.clientAddress') as never;
 
-const BASE_ALLOWED_HEADERS = ['content-type', 'x-stamp', 'x-stamp-webauthn', 'x-stamp-attested', 'x-client-version', 'x-request-id'];
+const BASE_ALLOWED_HEADERS = ['content-type', 'x-stamp', 'x-stamp-webauthn', 'x-stamp-attested', 'x-session', 'x-client-version', 'x-request-id'];
 
 /** Maps a framework error (bad content length, body too large…) onto our codes by status. */
 function codeForStatus(status: number): TErrorCode {

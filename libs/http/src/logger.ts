@@ -10,6 +10,8 @@ export const REDACTED_LOG_PATHS = [
   'req.headers["x-stamp"]',
   'req.headers["x-stamp-webauthn"]',
   'req.headers["x-stamp-attested"]',
+  // A read-only session token (create_read_only_session) is a bearer secret.
+  'req.headers["x-session"]',
   'req.headers["x-latchkey-internal"]',
   'req.headers["x-captcha-token"]',
   '*.privateKeyHex',

@@ -32,6 +32,9 @@ import { verifiedContactOf, type TPrincipal, type TVerifiedContact } from './pri
 import type { TEngineServices } from './services.js';
 import { oidcNonceForPublicKey } from '@latchkey/crypto';
 import { assertLoginFeature, otpFeature, resolveUserByContact, resolveUserByOidc, type TLoginUser } from './resolve-login-user.js';
+import { createSessionProfileCache } from './session-scope.js';
+import { SESSION_HEADER, readOnlySessionTokenHash, sessionTokenOf } from '../identity/read-only-sessions.js';
+import { STAMP_HEADER_NAMES } from '@latchkey/crypto';
 
 const STAMP_ERROR_CODES: Record<StampError['reason'], TErrorCode> = {
   SIGNATURE_MISSING: 'SIGNATURE_MISSING',
@@ -114,6 +117,37 @@ export function createAuthenticator(store: TStore, cache: TAuthCache, now: () =>
   }
 
   const searchOrder = (org: Organization) => (org.parentOrganizationId ? [org.id, org.parentOrganizationId] : [org.id]);
+  const sessionProfileOf = createSessionProfileCache(store);
+
+  /**
+   * X-Session (create_read_only_session): the token's hash names a session of one user; it reads
+   * that user's organization only, until it expires. Queries only: engine.ts refuses it on submit.
+   * @throws AppError 401 (unknown or expired token, deleted user), 403 (another organization)
+   */
+  async function readOnlySession(headers: Record<string, string | string[] | undefined>, raw: Buffer): Promise<TAuthenticated> {
+    if (STAMP_HEADER_NAMES.some((h) => headers[h] !== undefined)) {
+      throw new AppError('UNAUTHENTICATED', 'send either a stamp (X-Stamp, X-Stamp-Webauthn, X-Stamp-Attested) or a read-only session (X-Session), not both');
+    }
+    const tokenHash = readOnlySessionTokenHash(sessionTokenOf(headers[SESSION_HEADER]));
+    const body = parseBody(raw);
+    const organization = await targetOrganization(body);
+    const session = await store.sessionProfiles.findReadOnlySession(tokenHash);
+    if (!session) throw new AppError('UNAUTHENTICATED', 'X-Session: unknown read-only session');
+    // Counted once the token is known to be a session's (as a key's budget once its stamp verifies).
+    admitCredential(headers, `read-only-session:${tokenHash}`, `read-only session ${tokenHash.slice(0, 12)}…`);
+    if (session.expiresAt.getTime() <= now()) {
+      throw new AppError('UNAUTHENTICATED', `X-Session: the read-only session expired at ${session.expiresAt.toISOString()}; create a new one with create_read_only_session`);
+    }
+    if (!(await cache.user(session.organizationId, session.userId))) throw new AppError('UNAUTHENTICATED', 'X-Session: the user of this read-only session no longer exists');
+    if (session.organizationId !== organization.id) {
+      throw new AppError('REQUEST_NOT_AUTHORIZED', `request not authorized: a read-only session reads only its own organization (${session.organizationId}), not ${organization.id}`);
+    }
+    return {
+      principal: { organizationId: session.organizationId, userId: session.userId, credential: { kind: 'read-only-session', publicKey: '', scheme: 'READ_ONLY_SESSION', signature: '' } },
+      body,
+      organization,
+    };
+  }
 
   /**
    * Who an attested key belongs to: the user whose contact the verification token proves (the
@@ -166,6 +200,7 @@ export function createAuthenticator(store: TStore, cache: TAuthCache, now: () =>
    * @throws AppError 401 (missing/invalid stamp, unknown or expired key), 400 (bad JSON), 404 (no such organization)
    */
   async function authenticate(headers: Record<string, string | string[] | undefined>, raw: Buffer): Promise<TAuthenticated> {
+    if (headers[SESSION_HEADER] !== undefined) return readOnlySession(headers, raw);
     let header;
     try {
       header = selectStampHeader(headers);
@@ -238,8 +273,16 @@ export function createAuthenticator(store: TStore, cache: TAuthCache, now: () =>
         // `Unauthenticated desc = expired api key publicKey` exactly: @turnkey/core maps it to SESSION_EXPIRED (notes §A1).
         throw new AppError('API_KEY_EXPIRED', `Unauthenticated desc = expired api key publicKey ${key.publicKey}: API key ${key.id} expired at ${key.expiresAt.toISOString()}`, { apiKeyId: key.id });
       }
+      // A session key issued under a session profile carries the profile's scope (session-scope.ts).
+      const sessionProfile = key.sessionProfileId ? await sessionProfileOf(searchOrder((await cache.organization(key.organizationId)) ?? organization), key.sessionProfileId) : undefined;
+      if (key.sessionProfileId && !sessionProfile) throw new AppError('UNAUTHENTICATED', `the session profile ${key.sessionProfileId} of API key ${key.id} no longer exists`, { apiKeyId: key.id });
       return {
-        principal: { organizationId: key.organizationId, userId: key.userId, credential: { kind: 'api-key', apiKeyId: key.id, publicKey: key.publicKey, scheme: stamp.scheme, signature: stamp.signature, credentialType: key.credentialType } },
+        principal: {
+          organizationId: key.organizationId,
+          userId: key.userId,
+          credential: { kind: 'api-key', apiKeyId: key.id, publicKey: key.publicKey, scheme: stamp.scheme, signature: stamp.signature, credentialType: key.credentialType },
+          ...(sessionProfile ? { sessionProfile } : {}),
+        },
         body,
         organization,
         ...(loginOrganization ? { loginOrganization } : {}),

@@ -35,7 +35,7 @@ import { nextStatus } from './status-machine.js';
 type TSelection = TVoteDefinition['vote'];
 
 const WEBAUTHN_TYPE = 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR';
-const CREDENTIAL_TYPE_OF_KIND = { 'api-key': '', webauthn: WEBAUTHN_TYPE, attested: 'CREDENTIAL_TYPE_LOGIN' } as const;
+const CREDENTIAL_TYPE_OF_KIND = { 'api-key': '', webauthn: WEBAUTHN_TYPE, attested: 'CREDENTIAL_TYPE_LOGIN', 'read-only-session': '' } as const;
 
 /** The consensus facts of the credential that signed a request (`credentials[]` of the context). */
 function credentialOf(c: TPrincipal['credential']): TApprover['credential'] {

@@ -96,6 +96,9 @@ export function createEngine(opts: TEngineOptions) {
      */
     async submit(path: string, headers: THeaders, raw: Buffer): Promise<{ activity: TActivity }> {
       const { principal, body, organization, loginOrganization } = await authenticate(headers, raw);
+      if (principal.credential.kind === 'read-only-session') {
+        throw new AppError('UNAUTHENTICATED', 'X-Session: a read-only session can only query (POST /public/v1/query/*); submit activities with a stamp (X-Stamp or X-Stamp-Webauthn)');
+      }
       await assertClientAllowed(principal, headers);
       const deps = { store: opts.store, vault: opts.vault, registry, policy, timestampWindowMs: opts.timestampWindowMs, approvalWindowMs, now, services, cache, onCommitted: (m: string) => cache.invalidate(m) };
       const activity = await submitActivity(deps, { path, principal, organization, loginOrganization, body, raw, clientAddress: clientAddressOf(headers) });

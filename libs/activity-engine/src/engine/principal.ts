@@ -1,4 +1,5 @@
 /** Who signed a request, as established by the stamp. */
+import type { TSessionProfileRef } from './session-scope.js';
 
 /** Every credential carries the stamp that authenticated the request: a vote records it. */
 interface TStampProof {
@@ -21,7 +22,12 @@ export type TCredentialRef =
       verificationTokenId?: string;
       /** The contact that token proves: recorded as verified when the token is spent (list_verified_suborgs). */
       verifiedContact?: TVerifiedContact;
-    } & TStampProof);
+    } & TStampProof)
+  /**
+   * X-Session: a read-only session's bearer token (create_read_only_session); no stamp, so the
+   * proof fields are empty. It authenticates queries only (engine.ts refuses it on submit).
+   */
+  | { kind: 'read-only-session'; publicKey: ''; scheme: 'READ_ONLY_SESSION'; signature: '' };
 
 /** A contact proved by a verification token, by its list_verified_suborgs filter type. */
 export interface TVerifiedContact {
@@ -40,4 +46,6 @@ export interface TPrincipal {
   organizationId: string;
   userId: string;
   credential: TCredentialRef;
+  /** The session profile a session key was issued under (its scope limits what it may submit). */
+  sessionProfile?: TSessionProfileRef;
 }

@@ -98,7 +98,8 @@ export function userTagToWire(t: TUserTagRow): TTag {
 /** `expirationSeconds` is the lifetime the key was created with, recovered from its two instants. */
 export function apiKeyToWire(k: ApiKey): TApiKey {
   return {
-    credential: { publicKey: k.publicKey, type: k.credentialType as TApiKey['credential']['type'] },
+    // A session key issued under a session profile says which (externaldatav1Credential.sessionProfileId).
+    credential: { publicKey: k.publicKey, type: k.credentialType as TApiKey['credential']['type'], ...(k.sessionProfileId ? { sessionProfileId: k.sessionProfileId } : {}) },
     apiKeyId: k.id,
     apiKeyName: k.name,
     createdAt: toTimestamp(k.createdAt),

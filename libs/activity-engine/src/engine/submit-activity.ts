@@ -20,6 +20,7 @@ import type { TAuthCache } from './auth-cache.js';
 import { nextStatus } from './status-machine.js';
 import type { TActivityRegistry } from '../registry.js';
 import { spendAttestation } from './attestation.js';
+import { assertSubmissionInScope } from './session-scope.js';
 
 export interface TSubmitDeps {
   store: TStore;
@@ -118,6 +119,10 @@ export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise
 
   // A parent organization may read its sub-organizations but acts in them only for logins.
   const organizationId = actingOrganization(def, s, requestedOrganizationId);
+  // A session issued under a session profile submits only what its scope allows (session-scope.ts).
+  if (s.principal.sessionProfile) {
+    await assertSubmissionInScope(deps.store, s.principal.sessionProfile, def, { principal: s.principal, type, organizationId, parameters, now: new Date(deps.now()) });
+  }
 
   if (isVote(def)) {
     const vote = def.params.safeParse(parameters);

@@ -8,6 +8,7 @@ import { BundleError, createCredentialBundle, generateP256KeyPair, newId, signSe
 import { AppError } from '@latchkey/domain';
 import type { TActivityContext } from '../engine/activity-definition.js';
 import { withServerKey } from '../keys/server-keys.js';
+import type { TSessionProfileRow } from '@latchkey/persistence';
 
 /** 15 minutes: the documented default lifetime of sessions and login keys. */
 export const DEFAULT_SESSION_SECONDS = 900;
@@ -83,10 +84,11 @@ export async function addSessionKey(ctx: TActivityContext, p: TSessionKeyParams)
  */
 export async function issueLoginSession(
   ctx: TActivityContext,
-  p: { userId: string; publicKey: string; expirationSeconds?: string | undefined; invalidateExisting: boolean },
+  p: { userId: string; publicKey: string; expirationSeconds?: string | undefined; invalidateExisting: boolean; sessionProfileId?: string | undefined },
 ): Promise<{ session: string }> {
-  const seconds = sessionSeconds(p.expirationSeconds);
-  const { expiresAt } = await addSessionKey(ctx, {
+  const profile = p.sessionProfileId === undefined ? undefined : await loginSessionProfile(ctx, p.sessionProfileId);
+  const seconds = profileSessionSeconds(p.expirationSeconds, profile?.expirationSeconds ?? null);
+  const { apiKeyId, expiresAt } = await addSessionKey(ctx, {
     userId: p.userId,
     publicKey: p.publicKey,
     credentialType: 'CREDENTIAL_TYPE_LOGIN',
@@ -94,6 +96,7 @@ export async function issueLoginSession(
     expirationSeconds: seconds,
     invalidateExisting: p.invalidateExisting,
   });
+  if (profile) await ctx.tx.sessionProfiles.attachToApiKey(ctx.organizationId, apiKeyId, profile.id);
   const session = await withServerKey(ctx.tx, ctx.vault, 'notarizer', (key) =>
     signSessionJwt(
       {
@@ -102,11 +105,35 @@ export async function issueLoginSession(
         session_type: 'SESSION_TYPE_READ_WRITE',
         user_id: p.userId,
         organization_id: ctx.organizationId,
+        ...(profile ? { session_profile_id: profile.id, scope: profile.scope } : {}),
       },
       Buffer.from(key.privateKey).toString('hex'),
     ),
   );
   return { session };
+}
+
+/**
+ * The session profile a login names: the login organization's own or its parent's (profiles are
+ * made by the parent for its end users' sub-organizations, as Turnkey describes them).
+ * @throws AppError NOT_FOUND naming `sessionProfileId` (the login is refused, nothing written)
+ */
+async function loginSessionProfile(ctx: TActivityContext, id: string): Promise<TSessionProfileRow> {
+  const org = await ctx.tx.organizations.findById(ctx.organizationId);
+  const orgIds = org?.parentOrganizationId ? [ctx.organizationId, org.parentOrganizationId] : [ctx.organizationId];
+  const profile = await ctx.tx.sessionProfiles.findById(orgIds, id);
+  if (!profile) throw new AppError('NOT_FOUND', `sessionProfileId: session profile not found: ${id}`, { field: 'sessionProfileId', sessionProfileId: id });
+  return profile;
+}
+
+/**
+ * A profile session's lifetime, as Turnkey documents it: the shorter of the login's
+ * `expirationSeconds` and the profile's; either alone when only one is set; else the default.
+ * @throws AppError 400 when the login's lifetime is above the maximum
+ */
+export function profileSessionSeconds(requested: string | undefined, profileSeconds: number | null): number {
+  if (profileSeconds === null) return sessionSeconds(requested);
+  return requested === undefined ? profileSeconds : Math.min(sessionSeconds(requested), profileSeconds);
 }
 
 /**

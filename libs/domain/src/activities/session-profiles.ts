@@ -23,23 +23,23 @@ export const ZCreateSessionProfileIntentSchema = z.object({
 export type TCreateSessionProfileIntent = z.output<typeof ZCreateSessionProfileIntentSchema>;
 
 /** `v1CreateSessionProfileResult`. */
-export interface TCreateSessionProfileResult {
+export type TCreateSessionProfileResult = {
   sessionProfileId: string;
-}
+};
 
 /** `v1CreateReadOnlySessionIntent`: empty. */
 export const ZCreateReadOnlySessionIntentSchema = z.object({});
 export type TCreateReadOnlySessionIntent = z.output<typeof ZCreateReadOnlySessionIntentSchema>;
 
 /** `v1CreateReadOnlySessionResult`: `sessionExpiry` in seconds since the epoch, as a string. */
-export interface TCreateReadOnlySessionResult {
+export type TCreateReadOnlySessionResult = {
   organizationId: string;
   organizationName: string;
   userId: string;
   username: string;
   session: string;
   sessionExpiry: string;
-}
+};
 
 /** `v1GetSessionProfileRequest`. */
 export const ZGetSessionProfileRequestSchema = z.object({ organizationId: ZIdentifierSchema, sessionProfileId: ZIdentifierSchema });

@@ -26,6 +26,7 @@ export const oauthLogin: TActivityDefinition<TOauthLoginIntent, TSessionResult> 
       publicKey: p.publicKey,
       expirationSeconds: p.expirationSeconds,
       invalidateExisting: p.invalidateExisting,
+      sessionProfileId: p.sessionProfileId,
     });
   },
 };

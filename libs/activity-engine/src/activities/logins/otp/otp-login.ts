@@ -32,6 +32,7 @@ export const otpLogin: TActivityDefinition<TOtpLoginIntent, TSessionResult> = {
       publicKey: p.publicKey,
       expirationSeconds: p.expirationSeconds,
       invalidateExisting: p.invalidateExisting,
+      sessionProfileId: p.sessionProfileId,
     });
   },
 };

@@ -22,6 +22,6 @@ export const stampLogin: TActivityDefinition<TStampLoginIntent, TSessionResult> 
     // An attested verification token is spent here, with the session, and not at authentication:
     // a request refused before this point (policy, parameters, timestamp) leaves it usable.
     await spendAttestation(ctx.tx, ctx.principal, ctx.organizationId);
-    return issueLoginSession(ctx, { userId: ctx.principal.userId, publicKey: p.publicKey, expirationSeconds: p.expirationSeconds, invalidateExisting: p.invalidateExisting });
+    return issueLoginSession(ctx, { userId: ctx.principal.userId, publicKey: p.publicKey, expirationSeconds: p.expirationSeconds, invalidateExisting: p.invalidateExisting, sessionProfileId: p.sessionProfileId });
   },
 };
