@@ -116,3 +116,14 @@ describe('decodeEthereumContractCall', () => {
     );
   });
 });
+
+describe('nesting', () => {
+  it('an ABI nested deeper than 64 levels is refused before anything recursive reads it (it would overflow the stack)', () => {
+    // Built as text: 9,000 nested tuples (about 400 kB) are too deep for JSON.stringify itself.
+    const levels = 9_000;
+    const param = `${'{"name":"a","type":"tuple","components":['.repeat(levels)}{"name":"a","type":"uint8"}${']}'.repeat(levels)}`;
+    expect(refusal(`[{"type":"function","name":"f","inputs":[${param}]}]`)).toMatch(/deeper than 64 levels/);
+    // Brackets inside strings do not count.
+    expect(parseEthereumAbi(JSON.stringify([{ type: 'function', name: 'f', inputs: [{ name: 'a', type: 'uint8', internalType: '[[[[{{{{\\"'.repeat(40) }] }])).functions.size).toBe(1);
+  });
+});

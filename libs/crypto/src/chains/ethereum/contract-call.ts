@@ -12,6 +12,7 @@
  */
 import { Fragment, FunctionFragment, Interface, type ParamType, type Result } from 'ethers';
 import { SigningError } from '../../signing/signing-error.js';
+import { assertJsonDepth } from '../json-depth.js';
 
 /** An ABI that parsed: the functions a transaction to the contract can call, by 4-byte selector. */
 export interface TEthereumAbi {
@@ -38,6 +39,7 @@ export type TAbiValue = bigint | string | boolean | TAbiValue[] | Map<string, TA
  * @throws {SigningError} MALFORMED_INPUT naming the entry that does not parse, or two functions with one selector
  */
 export function parseEthereumAbi(json: string): TEthereumAbi {
+  assertJsonDepth(json, 'the ABI');
   let raw: unknown;
   try {
     raw = JSON.parse(json);

@@ -102,3 +102,29 @@ describe('decodeAnchorInstruction', () => {
     expect(decodeAnchorInstruction(idl, 'xyz', accounts)).toBeUndefined();
   });
 });
+
+describe('nesting', () => {
+  it('an IDL nested deeper than 64 levels is refused before the schema reads it (it would overflow the stack)', () => {
+    const levels = 40_000; // about 400 kB
+    const type = `${'{"vec":'.repeat(levels)}"u8"${'}'.repeat(levels)}`;
+    expect(refusal(`{"instructions":[{"name":"x","accounts":[],"args":[{"name":"a","type":${type}}]}]}`)).toMatch(/deeper than 64 levels/);
+  });
+});
+
+describe('work bound', () => {
+  it('zero-sized items cannot make a few bytes cost millions of steps: a huge vector or array of them is undecodable', () => {
+    const idl = parseAnchorIdl(
+      JSON.stringify({
+        instructions: [
+          { name: 'many', discriminator: [1], accounts: [], args: [{ name: 'v', type: { vec: { defined: { name: 'Empty' } } } }] },
+          { name: 'grid', discriminator: [2], accounts: [], args: [{ name: 'g', type: { array: [{ array: [{ defined: { name: 'Empty' } }, 1000] }, 1000] } }] },
+          { name: 'few', discriminator: [3], accounts: [], args: [{ name: 'v', type: { vec: { defined: { name: 'Empty' } } } }] },
+        ],
+        types: [{ name: 'Empty', type: { kind: 'struct', fields: [] } }],
+      }),
+    );
+    expect(decodeAnchorInstruction(idl, `01${u32(0xffffffff)}`, [])).toBeUndefined();
+    expect(decodeAnchorInstruction(idl, '02', [])).toBeUndefined();
+    expect(decodeAnchorInstruction(idl, `03${u32(3)}`, [])?.args.get('v')).toEqual([new Map(), new Map(), new Map()]);
+  });
+});

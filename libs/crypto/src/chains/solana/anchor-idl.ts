@@ -22,9 +22,16 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { base58 } from '@scure/base';
 import { z } from 'zod';
 import { SigningError } from '../../signing/signing-error.js';
+import { assertJsonDepth } from '../json-depth.js';
 
 /** Nesting bound for IDL types (a recursive type must not recurse for ever). */
 const MAX_TYPE_DEPTH = 32;
+/**
+ * Values one decode may produce. A transaction is at most 1,232 bytes, but zero-sized items (an
+ * empty struct, a unit enum's fields) take no bytes, so a vector length or a `[T; 1000000]` array
+ * could otherwise make a few bytes cost millions of steps.
+ */
+const MAX_DECODED_VALUES = 10_000;
 
 type TIdlType =
   | string
@@ -137,6 +144,7 @@ const hexOf = (b: Uint8Array) => Buffer.from(b).toString('hex');
  * @throws {SigningError} MALFORMED_INPUT naming the first field that does not follow the IDL spec, or two instructions with one discriminator
  */
 export function parseAnchorIdl(json: string): TAnchorIdl {
+  assertJsonDepth(json, 'the IDL');
   let raw: unknown;
   try {
     raw = JSON.parse(json);
@@ -193,7 +201,13 @@ class Undecodable extends Error {}
 
 class BorshReader {
   offset = 0;
+  private values = 0;
   constructor(private readonly data: Uint8Array) {}
+
+  /** Counts one decoded value against the budget. */
+  step(): void {
+    if (++this.values > MAX_DECODED_VALUES) throw new Undecodable('too many values');
+  }
 
   take(n: number): Uint8Array {
     if (this.offset + n > this.data.length) throw new Undecodable('short');
@@ -224,6 +238,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function decodeValue(r: BorshReader, type: TIdlType, idl: TAnchorIdl, depth: number): TIdlValue {
   if (depth > MAX_TYPE_DEPTH) throw new Undecodable('too deep');
+  r.step();
   if (typeof type === 'string') {
     switch (type) {
       case 'bool': {
