@@ -14,6 +14,8 @@ import { createFixture, type TFixture, type TKeyPair } from '../src/testing/fixt
 
 let f: TFixture;
 const mails: { to: string; subject: string }[] = []; // what the message port was asked to send
+/** The receipt a mail server that accepted the message would give (this port delivers nothing). */
+const sent = { messageId: '<fixture@latchkey.test>', from: 'login@latchkey.test', smtpResponse: '250 OK' };
 
 beforeAll(async () => {
   f = await createFixture({
@@ -21,18 +23,22 @@ beforeAll(async () => {
       messages: {
         async otpEmail(to) {
           mails.push({ to, subject: 'otp' });
+          return sent;
         },
         async otpSms(to) {
           mails.push({ to, subject: 'otp sms' });
         },
         async emailAuth(to) {
           mails.push({ to, subject: 'email auth' });
+          return sent;
         },
         async recovery(to) {
           mails.push({ to, subject: 'recovery' });
+          return sent;
         },
         async invitation(to) {
           mails.push({ to, subject: 'invitation' });
+          return sent;
         },
       },
       // A stand-in issuer: the "id_token" is the JSON of its claims (the real verifier has its own tests).

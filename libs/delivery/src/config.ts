@@ -42,6 +42,11 @@ export class DeliveryError extends Error {
   constructor(
     readonly reason: TDeliveryErrorReason,
     message: string,
+    /**
+     * For a message the SMTP server refused: its Message-ID, envelope sender and the server's reply
+     * (first line, credentials redacted) — what the e-mail events record as a Bounce (5xx).
+     */
+    readonly smtp?: { messageId: string; from: string; responseCode?: number; response?: string },
   ) {
     // No `cause`: transport errors may carry the server's whole dialogue, credentials included.
     super(message);

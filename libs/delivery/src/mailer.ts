@@ -10,7 +10,7 @@
  * Both modes build the message with the same nodemailer composer, so the outbox file is exactly
  * what would have gone over the wire.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTransport } from 'nodemailer';
@@ -27,10 +27,17 @@ export interface TMailMessage {
   replyTo?: string;
 }
 
+/** What became of a sent message: its Message-ID, envelope sender and (SMTP) the server's reply, e.g. `250 OK`. */
+export interface TMailReceipt {
+  messageId: string;
+  from: string;
+  smtpResponse?: string;
+}
+
 export interface TMailer {
   readonly mode: 'smtp' | 'outbox';
-  /** @throws DeliveryError SMTP_FAILED, OUTBOX_FAILED or MESSAGE_INVALID */
-  send(message: TMailMessage): Promise<{ messageId: string }>;
+  /** @throws DeliveryError SMTP_FAILED (with `smtp` once the server answered), OUTBOX_FAILED or MESSAGE_INVALID */
+  send(message: TMailMessage): Promise<TMailReceipt>;
   close(): Promise<void>;
 }
 
@@ -68,8 +75,9 @@ function senderOf(defaults: TMailAddress, o: TSenderOverride | undefined): TMail
   return name ? { name, address } : { address };
 }
 
-function composeOptions(m: TMailMessage, from: TMailAddress) {
+function composeOptions(m: TMailMessage, from: TMailAddress, messageId?: string) {
   return {
+    ...(messageId !== undefined ? { messageId } : {}),
     from,
     to: m.to,
     subject: m.subject.replace(/[\x00-\x1f\x7f]+/g, ' '),
@@ -80,6 +88,19 @@ function composeOptions(m: TMailMessage, from: TMailAddress) {
     disableFileAccess: true,
     disableUrlAccess: true,
   };
+}
+
+/** The first line of the server's reply to a failed send, printable ASCII, credentials redacted. */
+function redactedReply(e: unknown, smtp: TSmtpConfig): string | undefined {
+  const response = (e as { response?: unknown }).response;
+  if (typeof response !== 'string') return undefined;
+  let reply = response.split(/\r?\n/)[0]!.slice(0, 200);
+  // An SMTP server has no reason to echo a password, but a broken one might; and AUTH PLAIN
+  // carries the credentials in base64.
+  for (const secret of [smtp.password, smtp.user && smtp.password ? Buffer.from(`\0${smtp.user}\0${smtp.password}`).toString('base64') : undefined]) {
+    if (secret) reply = reply.split(secret).join('***');
+  }
+  return reply.replace(/[^\x20-\x7e]/g, '?');
 }
 
 /** A human reason for a nodemailer failure, without anything the server might have echoed of our credentials. */
@@ -100,15 +121,8 @@ function smtpReason(e: unknown, smtp: TSmtpConfig): string {
   };
   const parts = [(code && what[code]) ?? 'the server did not accept the message'];
   if (typeof err.responseCode === 'number') parts.push(`reply ${err.responseCode}`);
-  if (typeof err.response === 'string') {
-    let reply = err.response.split(/\r?\n/)[0]!.slice(0, 200);
-    // An SMTP server has no reason to echo a password, but a broken one might; and AUTH PLAIN
-    // carries the credentials in base64.
-    for (const secret of [smtp.password, smtp.user && smtp.password ? Buffer.from(`\0${smtp.user}\0${smtp.password}`).toString('base64') : undefined]) {
-      if (secret) reply = reply.split(secret).join('***');
-    }
-    parts.push(JSON.stringify(reply.replace(/[^\x20-\x7e]/g, '?')));
-  }
+  const reply = redactedReply(e, smtp);
+  if (reply !== undefined) parts.push(JSON.stringify(reply));
   if (code) parts.push(`(${code})`);
   return parts.join(' ');
 }
@@ -134,14 +148,23 @@ function createSmtpMailer(config: TDeliveryConfig, smtp: TSmtpConfig, logger: TD
     async send(m) {
       const from = senderOf(config.emailFrom, m.from);
       assertMessage(m, from);
-      let info: { messageId: string };
+      // Our own Message-ID, so a refused message can be named too (the e-mail events' Bounce).
+      const messageId = `<${randomUUID()}@${from.address.split('@')[1]}>`;
+      let info: { messageId: string; response?: unknown };
       try {
-        info = await transport.sendMail(composeOptions(m, from));
+        info = await transport.sendMail(composeOptions(m, from, messageId));
       } catch (e) {
-        throw new DeliveryError('SMTP_FAILED', `could not send mail through ${smtp.redactedUrl}: ${smtpReason(e, smtp)}`);
+        const err = e as { responseCode?: unknown };
+        const reply = redactedReply(e, smtp);
+        throw new DeliveryError('SMTP_FAILED', `could not send mail through ${smtp.redactedUrl}: ${smtpReason(e, smtp)}`, {
+          messageId,
+          from: from.address,
+          ...(typeof err.responseCode === 'number' ? { responseCode: err.responseCode } : {}),
+          ...(reply !== undefined ? { response: reply } : {}),
+        });
       }
       logger.info({ messageId: info.messageId, to: m.to }, 'mail sent');
-      return { messageId: info.messageId };
+      return { messageId: info.messageId, from: from.address, ...(typeof info.response === 'string' ? { smtpResponse: info.response.split(/\r?\n/)[0]!.slice(0, 200) } : {}) };
     },
     async close() {
       transport.close();
@@ -162,7 +185,7 @@ function createOutboxMailer(config: TDeliveryConfig, logger: TDeliveryLogger): T
       if (!Buffer.isBuffer(raw)) throw new DeliveryError('OUTBOX_FAILED', 'the mail composer returned a stream instead of a buffer');
       const file = await writeOutboxFile(config.outboxDir, 'eml', raw);
       logger.info({ outboxFile: file, to: m.to, subject: m.subject }, 'mail written to the developer outbox (no LATCHKEY_SMTP_URL): open the file to read it');
-      return { messageId: info.messageId };
+      return { messageId: info.messageId, from: from.address };
     },
     async close() {
       composer.close();

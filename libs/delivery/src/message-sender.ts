@@ -4,7 +4,7 @@
  * fail into the errors the caller sees — a customization that cannot be rendered is the caller's
  * fault (400), a delivery that did not go through is an outage (503).
  */
-import { AppError, type TMessageSender } from '@latchkey/domain';
+import { AppError, type TEmailReceipt, type TMessageSender } from '@latchkey/domain';
 import { DeliveryError } from './config.js';
 import type { TMailer } from './mailer.js';
 import type { TSmsProvider } from './sms.js';
@@ -12,13 +12,18 @@ import { renderEmailAuthEmail, renderInvitationEmail, renderOtpEmail, renderOtpS
 
 function asAppError(e: unknown): unknown {
   if (e instanceof TemplateError) return new AppError('BAD_REQUEST', `customization: ${e.message}`, { reason: e.reason });
-  if (e instanceof DeliveryError) return new AppError('UNAVAILABLE', `could not deliver the message: ${e.message}`, { reason: e.reason });
+  if (e instanceof DeliveryError) {
+    const smtp = e.smtp
+      ? { messageId: e.smtp.messageId, from: e.smtp.from, ...(e.smtp.responseCode !== undefined ? { smtpResponseCode: e.smtp.responseCode } : {}), ...(e.smtp.response !== undefined ? { smtpResponse: e.smtp.response } : {}) }
+      : {};
+    return new AppError('UNAVAILABLE', `could not deliver the message: ${e.message}`, { reason: e.reason, ...smtp });
+  }
   return e;
 }
 
-async function attempt(send: () => Promise<unknown>): Promise<void> {
+async function attempt<T>(send: () => Promise<T>): Promise<T> {
   try {
-    await send();
+    return await send();
   } catch (e) {
     throw asAppError(e);
   }
@@ -26,7 +31,7 @@ async function attempt(send: () => Promise<unknown>): Promise<void> {
 
 /** @throws AppError BAD_REQUEST (customization) or UNAVAILABLE (delivery) from every method */
 export function createMessageSender(mail: Pick<TMailer, 'send'>, sms: Pick<TSmsProvider, 'send'>): TMessageSender {
-  const email = (to: string, render: () => TRenderedEmail) =>
+  const email = (to: string, render: () => TRenderedEmail): Promise<TEmailReceipt> =>
     attempt(() => {
       const m = render();
       return mail.send({ to, subject: m.subject, text: m.text, html: m.html, ...(m.from ? { from: m.from } : {}), ...(m.replyTo ? { replyTo: m.replyTo } : {}) });
@@ -36,6 +41,8 @@ export function createMessageSender(mail: Pick<TMailer, 'send'>, sms: Pick<TSmsP
     emailAuth: (to, m) => email(to, () => renderEmailAuthEmail(m)),
     recovery: (to, m) => email(to, () => renderRecoveryEmail(m)),
     invitation: (to, m) => email(to, () => renderInvitationEmail(m)),
-    otpSms: (to, m) => attempt(() => sms.send({ to, body: renderOtpSms(m).body })),
+    otpSms: async (to, m) => {
+      await attempt(() => sms.send({ to, body: renderOtpSms(m).body }));
+    },
   };
 }

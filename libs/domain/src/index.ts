@@ -24,6 +24,7 @@ export * from './activities/tvc.js';
 export * from './image-reference.js';
 export * from './activities/secrets.js';
 export * from './activities/invitations.js';
+export * from './activities/email-events.js';
 export * from './activities/transactions.js';
 export * from './activities/gas.js';
 export * from './cidr.js';

@@ -40,6 +40,18 @@ export interface TInvitationEmailMessage {
   receiverUserName: string;
 }
 
+/**
+ * What the mail server made of an e-mail (list_email_events): its Message-ID, the envelope sender
+ * and, over SMTP, the server's reply (`250 …` when accepted; absent for the developer outbox). A
+ * refused message is an `UNAVAILABLE` AppError whose fields carry `messageId`, `from`,
+ * `smtpResponseCode` and `smtpResponse`.
+ */
+export interface TEmailReceipt {
+  messageId: string;
+  from: string;
+  smtpResponse?: string;
+}
+
 export interface TOtpSmsMessage {
   appName: string;
   code: string;
@@ -53,9 +65,9 @@ export interface TOtpSmsMessage {
  * `UNAVAILABLE` when the message could not be delivered.
  */
 export interface TMessageSender {
-  otpEmail(to: string, m: TOtpEmailMessage): Promise<void>;
+  otpEmail(to: string, m: TOtpEmailMessage): Promise<TEmailReceipt>;
   otpSms(to: string, m: TOtpSmsMessage): Promise<void>;
-  emailAuth(to: string, m: TBundleEmailMessage): Promise<void>;
-  recovery(to: string, m: TBundleEmailMessage): Promise<void>;
-  invitation(to: string, m: TInvitationEmailMessage): Promise<void>;
+  emailAuth(to: string, m: TBundleEmailMessage): Promise<TEmailReceipt>;
+  recovery(to: string, m: TBundleEmailMessage): Promise<TEmailReceipt>;
+  invitation(to: string, m: TInvitationEmailMessage): Promise<TEmailReceipt>;
 }

@@ -25,6 +25,7 @@ export type { TReadOnlySessionRow, TSessionProfileRow } from './repositories/ses
 export type { TTvcAppRow, TTvcApprovalRow, TTvcDeploymentRow, TTvcManifestRow, TTvcOperatorRow, TTvcOperatorSetRow } from './repositories/tvc-repository.js';
 export type { TSecretMetadataRow, TSecretRow, TSecretStaticProperty } from './repositories/secret-repository.js';
 export type { TInvitationRow } from './repositories/invitation-repository.js';
+export type { TEmailEventRow } from './repositories/email-event-repository.js';
 export { formatUsdMicros, type TGasRelayerRow, type TGasUsageConfigRow } from './repositories/gas-repository.js';
 export { SEND_STATUS_EVENT_TYPE, pendingSends, recordSendOutcome, sendStatusEvent, type TSendError, type TSendOutcome, type TSendRow, type TSendStatus } from './repositories/send-transaction-repository.js';
 export type {

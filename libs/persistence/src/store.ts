@@ -25,6 +25,7 @@ import { sessionProfileRepository } from './repositories/session-profile-reposit
 import { tvcRepository } from './repositories/tvc-repository.js';
 import { secretRepository } from './repositories/secret-repository.js';
 import { invitationRepository } from './repositories/invitation-repository.js';
+import { emailEventRepository } from './repositories/email-event-repository.js';
 import { sendTransactionRepository } from './repositories/send-transaction-repository.js';
 import { gasRepository } from './repositories/gas-repository.js';
 
@@ -50,6 +51,7 @@ function bindRepositories(db: TDb, sql?: TSql) {
     tvc: tvcRepository(db),
     secrets: secretRepository(db),
     invitations: invitationRepository(db),
+    emailEvents: emailEventRepository(db),
     sendTransactions: sendTransactionRepository(db),
     gas: gasRepository(db),
     system: systemRepository(db),

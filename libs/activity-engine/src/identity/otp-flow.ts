@@ -8,6 +8,7 @@ import { generateOtpCode, generateOtpSalt, hashOtpCode, newId, otpCodeMatches } 
 import { AppError, OTP_DEFAULTS, type TInitOtpIntent } from '@latchkey/domain';
 import type { OtpRecord } from '@latchkey/persistence';
 import { senderFields } from './sender-fields.js';
+import { sendEmail } from './email-events.js';
 import type { TActivityContext } from '../engine/activity-definition.js';
 import { otpTargetAad } from '../keys/vault-aad.js';
 
@@ -56,14 +57,16 @@ export async function sendOtp(
     expiresAt: new Date(ctx.now.getTime() + seconds * 1000),
   });
   if (p.otpType === 'OTP_TYPE_EMAIL') {
-    await ctx.services.messages.otpEmail(p.contact, {
-      appName: p.appName,
-      code,
-      expiresInSeconds: seconds,
-      ...(p.emailCustomization ? { emailCustomization: p.emailCustomization } : {}),
-      ...(p.userIdentifier ? { userIdentifier: p.userIdentifier } : {}),
-      ...senderFields(p),
-    });
+    await sendEmail(ctx, p.contact, () =>
+      ctx.services.messages.otpEmail(p.contact, {
+        appName: p.appName,
+        code,
+        expiresInSeconds: seconds,
+        ...(p.emailCustomization ? { emailCustomization: p.emailCustomization } : {}),
+        ...(p.userIdentifier ? { userIdentifier: p.userIdentifier } : {}),
+        ...senderFields(p),
+      }),
+    );
   } else {
     await ctx.services.messages.otpSms(p.contact, { appName: p.appName, code, expiresInSeconds: seconds, ...(p.smsCustomization ? { smsCustomization: p.smsCustomization } : {}) });
   }

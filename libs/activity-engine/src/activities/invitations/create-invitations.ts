@@ -8,6 +8,7 @@
 import { newId } from '@latchkey/crypto';
 import { AppError, CREATE_INVITATIONS_ACTIVITY, ZCreateInvitationsIntentSchema, type TCreateInvitationsIntent, type TCreateInvitationsResult } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
+import { sendEmail } from '../../identity/email-events.js';
 
 /** How long an invitation can be accepted. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -54,12 +55,14 @@ export const createInvitations: TActivityDefinition<TCreateInvitationsIntent, TC
       invitationIds.push(id);
     }
     for (const [i, inv] of p.invitations.entries()) {
-      await ctx.services.messages.invitation(inv.receiverUserEmail, {
-        invitationId: invitationIds[i]!,
-        organizationName: org.name,
-        senderUserName: senderNames[i]!,
-        receiverUserName: inv.receiverUserName,
-      });
+      await sendEmail(ctx, inv.receiverUserEmail, () =>
+        ctx.services.messages.invitation(inv.receiverUserEmail, {
+          invitationId: invitationIds[i]!,
+          organizationName: org.name,
+          senderUserName: senderNames[i]!,
+          receiverUserName: inv.receiverUserName,
+        }),
+      );
     }
     return { invitationIds };
   },

@@ -8,6 +8,7 @@ import type { TActivityDefinition } from '../../../engine/activity-definition.js
 import { issueCredentialBundle, sessionSeconds } from '../../../identity/issue-session.js';
 import { assertLoginFeature, resolveUserByContact } from '../../../engine/resolve-login-user.js';
 import { senderFields } from '../../../identity/sender-fields.js';
+import { sendEmail } from '../../../identity/email-events.js';
 
 export const emailAuth: TActivityDefinition<TEmailAuthIntent, { userId: string; apiKeyId: string }> = {
   ...EMAIL_AUTH_ACTIVITY,
@@ -25,7 +26,7 @@ export const emailAuth: TActivityDefinition<TEmailAuthIntent, { userId: string; 
       expirationSeconds: p.expirationSeconds,
       invalidateExisting: p.invalidateExisting,
     });
-    await ctx.services.messages.emailAuth(p.email, { credentialBundle, expiresInSeconds: sessionSeconds(p.expirationSeconds), emailCustomization: p.emailCustomization, ...senderFields(p) });
+    await sendEmail(ctx, p.email, () => ctx.services.messages.emailAuth(p.email, { credentialBundle, expiresInSeconds: sessionSeconds(p.expirationSeconds), emailCustomization: p.emailCustomization, ...senderFields(p) }));
     return { userId: who.userId, apiKeyId };
   },
 };

@@ -7,6 +7,7 @@
 import { ZInitUserEmailRecoveryIntentSchema, type TInitUserEmailRecoveryIntent, INIT_USER_EMAIL_RECOVERY_ACTIVITY } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../../engine/activity-definition.js';
 import { senderFields } from '../../../identity/sender-fields.js';
+import { sendEmail } from '../../../identity/email-events.js';
 import { issueCredentialBundle, sessionSeconds } from '../../../identity/issue-session.js';
 import { assertLoginFeature, resolveUserByContact } from '../../../engine/resolve-login-user.js';
 import { RECOVERY_CREDENTIAL_TYPE } from './recovery-shared.js';
@@ -27,7 +28,7 @@ export const initUserEmailRecovery: TActivityDefinition<TInitUserEmailRecoveryIn
       expirationSeconds: p.expirationSeconds,
       invalidateExisting: true,
     });
-    await ctx.services.messages.recovery(p.email, { credentialBundle, expiresInSeconds: sessionSeconds(p.expirationSeconds), emailCustomization: p.emailCustomization, ...senderFields(p) });
+    await sendEmail(ctx, p.email, () => ctx.services.messages.recovery(p.email, { credentialBundle, expiresInSeconds: sessionSeconds(p.expirationSeconds), emailCustomization: p.emailCustomization, ...senderFields(p) }));
     return { userId: who.userId };
   },
 };
