@@ -17,7 +17,8 @@ export const createReadOnlySession: TActivityDefinition<TCreateReadOnlySessionIn
     const [organization, user] = await Promise.all([ctx.tx.organizations.findById(ctx.organizationId), ctx.tx.users.findById(ctx.organizationId, ctx.principal.userId)]);
     if (!organization || !user) throw new AppError('NOT_FOUND', `user not found: ${ctx.principal.userId}`, { userId: ctx.principal.userId });
     const { token, tokenHash } = newReadOnlySessionToken();
-    const expiresAt = new Date(ctx.now.getTime() + readOnlySessionSeconds() * 1000);
+    // Whole seconds: the expiry the client is told (`sessionExpiry`, in seconds) is the one enforced.
+    const expiresAt = new Date(Math.floor(ctx.now.getTime() / 1000) * 1000 + readOnlySessionSeconds() * 1000);
     await ctx.tx.sessionProfiles.createReadOnlySession({ tokenHash, organizationId: ctx.organizationId, userId: user.id, expiresAt }, ctx.now);
     return {
       organizationId: organization.id,
