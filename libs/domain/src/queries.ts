@@ -186,6 +186,8 @@ export const ZListActivitiesRequestSchema = z.object({
   filterByStatus: z.array(ZActivityStatusSchema).optional(),
   /** Any `ACTIVITY_TYPE_*` string, older versions included. */
   filterByType: z.array(ZActivityTypeSchema).optional(),
+  /** Latchkey extension (the admin console's filter): only activities these users submitted. */
+  filterByUserIds: z.array(ZIdentifierSchema).max(100).optional(),
   paginationOptions: ZPaginationOptionsSchema.optional(),
 });
 export type TListActivitiesRequest = z.infer<typeof ZListActivitiesRequestSchema>;

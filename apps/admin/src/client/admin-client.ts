@@ -40,7 +40,7 @@ export function createAdminClient(o: TAdminClientOptions) {
 }
 export type TAdminClient = ReturnType<typeof createAdminClient>;
 
-export type TLiveInput = { organizationId: string; filterByStatus?: string[]; paginationOptions?: { limit?: string } };
+export type TLiveInput = { organizationId: string; filterByStatus?: string[]; filterByUserIds?: string[]; paginationOptions?: { limit?: string } };
 
 /**
  * Streams new and changed activities (`activities.live`); returns a function that stops it.

@@ -1,5 +1,6 @@
 /**
- * Activities: the list (with the public API's filters), one activity, the policy evaluations that
+ * Activities: the list (with the public API's filters, plus the submitting user's; a
+ * sub-organization is read by naming it as `organizationId`), one activity, the policy evaluations that
  * decided it, Approve / Reject as votes of the signed-in user, and `live`: new and changed
  * activities pushed over SSE while the dashboard is open.
  */

@@ -1,4 +1,4 @@
-/** get_activity and list_activities (newest first; filters by status and type). */
+/** get_activity and list_activities (newest first; filters by status, type and — a Latchkey extension — submitting user). */
 import {
   AppError,
   parsePagination,
@@ -32,6 +32,7 @@ export const listActivities: TQueryDefinition<TListActivitiesRequest, TListActiv
       organizationId: ctx.organization.id,
       statuses: req.filterByStatus,
       types: req.filterByType,
+      createdByUserIds: req.filterByUserIds,
       ...page,
     });
     const votes = await ctx.store.activities.votesOf(ctx.organization.id, rows.map((r) => r.id));

@@ -23,6 +23,8 @@ export interface TActivityListQuery extends TPageRequest {
   organizationId: string;
   statuses?: string[] | undefined;
   types?: string[] | undefined;
+  /** Only activities these users submitted (`created_by_user_id`). */
+  createdByUserIds?: string[] | undefined;
 }
 
 /** A vote: the stamp that cast it (as received) and the credential that signed it. */
@@ -112,6 +114,7 @@ export function activityRepository(db: TDb, sql?: TSql) {
           organizationId: q.organizationId,
           ...(q.statuses?.length ? { status: { in: q.statuses } } : {}),
           ...(q.types?.length ? { type: { in: q.types } } : {}),
+          ...(q.createdByUserIds?.length ? { createdByUserId: { in: q.createdByUserIds } } : {}),
           ...(plan.idFilter ? { id: plan.idFilter } : {}),
         },
         orderBy: { id: plan.queryDirection },

@@ -1,6 +1,7 @@
 /**
  * Activities: the latest, live (the SSE subscription adds new and changed ones without a reload),
- * filtered by status and type; a detail drawer with intent, result or failure, votes, the policy
+ * filtered by status and type, by sub-organization (the organization the list and the stream are
+ * asked for) and by the user who submitted them (the server filters); a detail drawer with intent, result or failure, votes, the policy
  * evaluations that decided it, and Approve / Reject signed by the signed-in user.
  */
 import { Alert, Badge, Button, Code, Drawer, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
@@ -22,18 +23,25 @@ export default function Activities() {
   const s = useSession();
   const [status, setStatus] = useState<string | null>(null);
   const [type, setType] = useState('');
+  const [orgId, setOrgId] = useState(s.organizationId);
+  const [userId, setUserId] = useState<string | null>(null);
   const [live, setLive] = useState<Map<string, TActivity>>(new Map());
   const [open, setOpen] = useState<TActivity | null>(null);
-  const { data, error, reload } = useCall((c) => c.client.activities.list.query({ organizationId: c.organizationId, paginationOptions: { limit: '50' } }), []);
-  useEffect(
-    () =>
-      subscribeLive({ baseUrl: '', stamp: sessionStamp(s.session.keyPair, s.session.publicKey) }, { organizationId: s.organizationId, paginationOptions: { limit: '50' } }, {
-        onData: (d) => setLive((m) => new Map([...m, ...(d.activities as TActivity[]).map((a) => [a.id, a] as const)])),
-        onError: (e) => void s.report(e),
-      }),
+  const filter = { organizationId: orgId, ...(userId ? { filterByUserIds: [userId] } : {}), paginationOptions: { limit: '50' } };
+  const { data, error, reload } = useCall((c) => c.client.activities.list.query(filter), [orgId, userId]);
+  const orgs = useCall((c) => c.client.overview.summary.query({ organizationId: c.organizationId, pageSize: 100 }), []);
+  const users = useCall((c) => c.client.users.list.query({ organizationId: orgId }), [orgId]);
+  useEffect(() => {
+    setLive(new Map());
+    return subscribeLive({ baseUrl: '', stamp: sessionStamp(s.session.keyPair, s.session.publicKey) }, filter, {
+      onData: (d) => setLive((m) => new Map([...m, ...(d.activities as TActivity[]).map((a) => [a.id, a] as const)])),
+      onError: (e) => void s.report(e),
+    });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [],
-  );
+  }, [orgId, userId]);
+  const orgOptions = orgs.data
+    ? [{ value: orgs.data.organization.organizationId, label: `${orgs.data.organization.name} (this organization)` }, ...orgs.data.subOrganizations.rows.map((r) => ({ value: r.organizationId, label: r.name }))]
+    : [{ value: s.organizationId, label: 'this organization' }];
   const rows = useMemo(() => {
     const all = new Map((data?.activities ?? []).map((a) => [a.id, a]));
     for (const [id, a] of live) all.set(id, a);
@@ -49,6 +57,10 @@ export default function Activities() {
         <Select aria-label="filter by status" placeholder="any status" clearable value={status} onChange={setStatus}
           data={['COMPLETED', 'CONSENSUS_NEEDED', 'FAILED', 'REJECTED'].map((v) => ({ value: `ACTIVITY_STATUS_${v}`, label: v }))} />
         <TextInput aria-label="filter by type" placeholder="type, e.g. CREATE_WALLET" value={type} onChange={(e) => setType(e.currentTarget.value)} />
+        <Select aria-label="filter by sub-organization" searchable allowDeselect={false} value={orgId} data={orgOptions}
+          onChange={(v) => (setOrgId(v ?? s.organizationId), setUserId(null))} />
+        <Select aria-label="filter by user" placeholder="any user" searchable clearable value={userId} onChange={setUserId}
+          data={(users.data?.users ?? []).map((u) => ({ value: u.userId, label: u.userName }))} />
       </Group>
       <Table striped highlightOnHover aria-label="activities">
         <Table.Thead><Table.Tr><Table.Th>Type</Table.Th><Table.Th>Status</Table.Th><Table.Th>Created</Table.Th><Table.Th>Id</Table.Th></Table.Tr></Table.Thead>
@@ -64,20 +76,20 @@ export default function Activities() {
         </Table.Tbody>
       </Table>
       <Drawer opened={open !== null} onClose={() => setOpen(null)} position="right" size="lg" title="Activity">
-        {open && <ActivityDetail id={open.id} onVoted={() => (reload(), setOpen(null))} />}
+        {open && <ActivityDetail id={open.id} organizationId={open.organizationId} onVoted={() => (reload(), setOpen(null))} />}
       </Drawer>
     </>
   );
 }
 
-function ActivityDetail(props: { id: string; onVoted: () => void }) {
+function ActivityDetail(props: { id: string; organizationId: string; onVoted: () => void }) {
   const s = useSession();
-  const { data, error } = useCall((c) => Promise.all([c.client.activities.get.query({ organizationId: c.organizationId, activityId: props.id }), c.client.activities.evaluations.query({ organizationId: c.organizationId, activityId: props.id })]), [props.id]);
+  const { data, error } = useCall((c) => Promise.all([c.client.activities.get.query({ organizationId: props.organizationId, activityId: props.id }), c.client.activities.evaluations.query({ organizationId: props.organizationId, activityId: props.id })]), [props.id]);
   const [outcome, setOutcome] = useState<string>();
   const vote = async (kind: 'approve' | 'reject') => {
     const a = data![0].activity;
     try {
-      const r = await s.client.activities[kind].mutate(envelope(kind === 'approve' ? 'ACTIVITY_TYPE_APPROVE_ACTIVITY' : 'ACTIVITY_TYPE_REJECT_ACTIVITY', s.organizationId, { fingerprint: a.fingerprint }));
+      const r = await s.client.activities[kind].mutate(envelope(kind === 'approve' ? 'ACTIVITY_TYPE_APPROVE_ACTIVITY' : 'ACTIVITY_TYPE_REJECT_ACTIVITY', props.organizationId, { fingerprint: a.fingerprint }));
       setOutcome(`${kind === 'approve' ? 'Approved' : 'Rejected'}: the activity is now ${r.activity.status.replace('ACTIVITY_STATUS_', '')}`);
       setTimeout(props.onVoted, 800);
     } catch (e) {
