@@ -3,7 +3,8 @@
  * status 1) or FAILED (mined and reverted, with the revert's reason; or dropped because its nonce
  * was used by another transaction). Each change is written with its
  * SEND_TRANSACTION_STATUS_UPDATES outbox event in one transaction (recordSendOutcome), so the
- * webhook loop delivers it like any event. A send the node does not know (dropped from its pool,
+ * webhook loop delivers it like any event; a sponsored send's gas, priced, goes into the gas
+ * ledger in that same transaction. A send the node does not know (dropped from its pool,
  * or never received because the broadcast's connection failed) is sent again: the same signed
  * bytes, so at most one of them can ever be mined.
  *
@@ -78,8 +79,8 @@ export async function checkSend(rpc: TEvmRpc, row: TSendRow): Promise<TSendOutco
   } catch (e) {
     if (!(e instanceof EvmRpcError) || e.code === undefined) throw e;
     // Its nonce was taken by another transaction: this one can never be mined.
-    const used = rpcQuantity(await rpc.call('eth_getTransactionCount', [row.fromAddress, 'latest']), 'nonce') > BigInt(row.nonce);
-    if (used) return { status: 'FAILED', blockNumber: null, gasUsed: null, effectiveGasPrice: null, error: { message: `dropped: nonce ${row.nonce} of ${row.fromAddress} was used by another transaction (${e.message})` } };
+    const used = rpcQuantity(await rpc.call('eth_getTransactionCount', [row.signerAddress, 'latest']), 'nonce') > BigInt(row.nonce);
+    if (used) return { status: 'FAILED', blockNumber: null, gasUsed: null, effectiveGasPrice: null, error: { message: `dropped: nonce ${row.nonce} of ${row.signerAddress} was used by another transaction (${e.message})` } };
   }
   return { status: 'BROADCASTING' };
 }

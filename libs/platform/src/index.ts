@@ -15,6 +15,6 @@ export {
   type TCreatedOrganization,
   type TNewRootOrganization,
 } from './installation.js';
-export { loadServerPublicKeys, type TServerPublicKeys } from '@latchkey/activity-engine';
+export { ensureGasRelayer, loadServerPublicKeys, type TServerPublicKeys } from '@latchkey/activity-engine';
 export { OIDC_DISCOVERY_PATH, OIDC_JWKS_PATH, oidcDiscoveryDocument, oidcIssuerJwks } from '@latchkey/identity-providers';
 export { ADMIN_SETUP_TTL_MS, adminSetupUrl, checkAdminSetupToken, issueAdminSetupToken, spendAdminSetupToken } from './admin-setup-link.js';

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createDerivationPool, createEvmChains, defaultDerivationWorkers, loadVault, readAllowInsecureWebhookUrls, type TDerivationPool, type TKeyVault } from '@latchkey/crypto';
+import { createDerivationPool, createEvmChains, parseGasPricesUsd, defaultDerivationWorkers, loadVault, readAllowInsecureWebhookUrls, type TDerivationPool, type TKeyVault } from '@latchkey/crypto';
 export { loadVault };
 import { createEngine, type TEngine, type TEngineOptions, type TEngineServices } from '@latchkey/activity-engine';
 import { createMailer, createMessageSender, createSmsProvider, readDeliveryConfig } from '@latchkey/delivery';
@@ -71,6 +71,7 @@ export function createPlatformServices(env: Record<string, string | undefined>, 
     webhookUrls: { allowInsecure: readAllowInsecureWebhookUrls(env) },
     tvc: { qosVersions: readTvcQosVersions(env) },
     evm: createEvmChains(env),
+    gasPricesUsd: parseGasPricesUsd(env['LATCHKEY_GAS_PRICE_USD']),
     ...(derivation ? { derivation } : {}),
     async close() {
       await mail.close();

@@ -25,7 +25,7 @@ describe('latchkey --help', () => {
     const r = run('--help');
     expect(r.code).toBe(EXIT_CODES.ok);
     expect(r.stderr).toBe('');
-    expect(NAMES).toEqual(['start', 'migrate', 'keygen', 'org create', 'proxy enable', 'proxy set', 'webhooks rotate-key', 'webhooks redeliver', 'admin link']);
+    expect(NAMES).toEqual(['start', 'migrate', 'keygen', 'org create', 'proxy enable', 'proxy set', 'webhooks rotate-key', 'webhooks redeliver', 'admin link', 'audit verify', 'gas relayer']);
     for (const name of NAMES) {
       const lines = r.stdout.split('\n').filter((l) => l.startsWith(`  ${name} `) || l === `  ${name}`);
       expect([name, lines.length]).toEqual([name, 1]);

@@ -184,7 +184,7 @@ describe('eth_send_transaction, unsponsored', () => {
 describe('refusals: 4xx naming the field, nothing written', () => {
   const activityCount = async () => (await sdk().getActivities({ filterByType: ['ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2'] })).activities.length;
 
-  it('a chain LATCHKEY_EVM_RPC_URLS does not configure, a malformed address, sponsor and batches (not available) are 400s', async () => {
+  it('a chain LATCHKEY_EVM_RPC_URLS does not configure, a malformed address, sponsor without a LATCHKEY_GAS_PRICE_USD price and batches are 400s', async () => {
     const before = await activityCount();
     const chain = await refusal(sdk().ethSendTransaction({ from: sender, caip2: 'eip155:1', calls: [{ to: sender }] }));
     expect(chain.code).toBe(3);
@@ -194,26 +194,27 @@ describe('refusals: 4xx naming the field, nothing written', () => {
     expect((await refusal(sdk().ethSendTransaction({ from: sender, caip2: LOCAL, calls: [{ to: '0x1234' }] }))).message).toContain('calls.0.to');
     expect((await refusal(sdk().ethSendTransaction({ from: sender, caip2: LOCAL, calls: [{ to: sender, value: '-1' }] }))).message).toContain('calls.0.value');
     expect((await refusal(sdk().ethSendTransaction({ from: sender, caip2: LOCAL, calls: [] }))).message).toContain('calls');
-    expect((await refusal(sdk().ethSendTransaction({ from: sender, caip2: LOCAL, sponsor: true, calls: [{ to: sender }] }))).message).toContain('sponsor');
+    expect((await refusal(sdk().ethSendTransaction({ from: sender, caip2: LOCAL, sponsor: true, calls: [{ to: sender }] }))).message).toContain('LATCHKEY_GAS_PRICE_USD');
     expect((await refusal(sdk().ethSendTransaction({ from: sender, caip2: LOCAL, calls: [{ to: sender }, { to: sender }] }))).message).toContain('calls');
     expect(await activityCount()).toBe(before);
   });
 
-  it('an unknown send status id is a 404; a send the sender cannot pay for, or the node refuses (nonce used), fails the activity and records no send', async () => {
+  it('an unknown send status id is a 404; a send the sender cannot pay for, or the node refuses (nonce used), is a 400 and records nothing', async () => {
     const res = await rawRequest(`${latchkey.baseUrl}/public/v1/query/get_send_transaction_status`, { body: '{}', headers: { 'content-type': 'application/json' } });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     const missing = await refusal(sdk().getSendTransactionStatus({ sendTransactionStatusId: 'nope' }));
     expect(missing.code).toBe(5);
     const poor = await sdk().createWallet({ walletName: uniqueName('poor'), accounts: [accountParams(0)] });
-    // sdk-server answers a FAILED activity (it does not throw): its failure says why.
-    const failed = await sdk().ethSendTransaction({ from: poor.addresses[0]!, caip2: LOCAL, calls: [{ to: sender, value: '1000' }] });
-    expect(failed.activity.status).toBe('ACTIVITY_STATUS_FAILED');
-    expect(failed.sendTransactionStatusId).toBeUndefined();
-    expect(JSON.stringify(failed.activity.failure)).toMatch(/insufficient funds/);
-    const reused = await sdk().ethSendTransaction({ from: sender, caip2: LOCAL, nonce: '0', calls: [{ to: sender, value: '1' }] });
-    expect(reused.activity.status).toBe('ACTIVITY_STATUS_FAILED');
-    expect(JSON.stringify(reused.activity.failure)).toMatch(/nonce/i);
+    // Refusals are 4xx with nothing written (no activity, no send): nothing to follow.
+    const before = await activityCount();
+    const failed = await refusal(sdk().ethSendTransaction({ from: poor.addresses[0]!, caip2: LOCAL, calls: [{ to: sender, value: '1000' }] }));
+    expect(failed.code).toBe(3);
+    expect(failed.message).toMatch(/insufficient funds: .* holds 0 wei/);
+    const reused = await refusal(sdk().ethSendTransaction({ from: sender, caip2: LOCAL, nonce: '0', calls: [{ to: sender, value: '1' }] }));
+    expect(reused.code).toBe(3);
+    expect(reused.message).toMatch(/nonce/i);
+    expect(await activityCount()).toBe(before);
   });
 });
 

@@ -21,6 +21,8 @@ export const otpTargetAad = (otpId: string) => `otp-target:${otpId}`;
 export const secretAad = (secretId: string) => `secret:${secretId}`;
 /** An OAuth 2.0 credential's client secret. */
 export const oauth2ClientSecretAad = (oauth2CredentialId: string) => `oauth2-client-secret:${oauth2CredentialId}`;
+/** The gas relayer's private key (one per installation). */
+export const gasRelayerAad = () => 'gas-relayer:default';
 /** A TVC deployment's encrypted pull secret, as the client sent it (create_tvc_deployment). */
 export const tvcPullSecretAad = (deploymentId: string) => `tvc-pull-secret:${deploymentId}`;
 /** An auth proxy user's private key (declared in @latchkey/domain: the proxy process opens it too). */

@@ -7,7 +7,9 @@ export { hashTypedData, parseTypedData, type TTypedData, type TTypedDataField } 
 export { decodeRlp, decodeRlpUint, encodeRlp, encodeRlpUint, type TRlpItem } from './ethereum/rlp.js';
 export { signEthereumTransaction } from './ethereum/sign.js';
 export { decodeRevertReason, encodeEip1559Unsigned, ethereumTransactionHash, type TEip1559Fields } from './ethereum/build-transaction.js';
-export { EVM_RPC_URLS_VARIABLE, EvmRpcError, createEvmChains, createEvmRpc, eip155ChainId, parseEvmRpcUrls, rpcQuantity, toRpcQuantity, type TEvmRpc } from './ethereum/json-rpc.js';
+export { GAS_STATION_INIT_CODE, GAS_STATION_SOLC_VERSION } from './ethereum/gas-station/gas-station-bytecode.js';
+export { CREATE2_DEPLOYER, GAS_STATION_NONCE_SLOT, encodeEip7702Unsigned, encodeGasStationExecute, gasStationAddress, gasStationDeployData, gasStationExecuteDigest, signEip7702Authorization, signGasStationCall, type TGasStationCall } from './ethereum/gas-station/gas-station.js';
+export { EVM_RPC_URLS_VARIABLE, EvmRpcError, GAS_PRICE_USD_VARIABLE, createEvmChains, createEvmRpc, eip155ChainId, parseEvmRpcUrls, parseGasPricesUsd, rpcQuantity, toRpcQuantity, type TEvmRpc } from './ethereum/json-rpc.js';
 export { signSolanaTransaction } from './solana/sign.js';
 export { decodeEthereumContractCall, parseEthereumAbi, type TAbiValue, type TEthereumAbi, type TEthereumContractCall } from './ethereum/contract-call.js';
 export { decodeAnchorInstruction, parseAnchorIdl, type TAnchorIdl, type TAnchorInstruction, type TIdlValue } from './solana/anchor-idl.js';

@@ -22,8 +22,13 @@ export interface TSendRow {
   activityId: string;
   caip2: string;
   fromAddress: string;
-  /** Decimal string. */
+  /** Who signs and pays the transaction on chain: `fromAddress`, or the relayer when sponsored. */
+  signerAddress: string;
+  /** The signer's nonce, decimal string. */
   nonce: string;
+  sponsored: boolean;
+  /** LATCHKEY_GAS_PRICE_USD of the native token when the sponsored send was made (decimal string). */
+  nativePriceUsd: string | null;
   txHash: string | null;
   signedTransaction: string | null;
   status: TSendStatus;
@@ -36,7 +41,7 @@ export interface TSendRow {
 }
 
 const COLUMNS = `id, organization_id AS "organizationId", activity_id AS "activityId", caip2, from_address AS "fromAddress",
-  nonce::text AS nonce, tx_hash AS "txHash", signed_transaction AS "signedTransaction", status, error,
+  signer_address AS "signerAddress", nonce::text AS nonce, sponsored, native_price_usd::text AS "nativePriceUsd", tx_hash AS "txHash", signed_transaction AS "signedTransaction", status, error,
   block_number::text AS "blockNumber", gas_used::text AS "gasUsed", effective_gas_price::text AS "effectiveGasPrice",
   created_at AS "createdAt", updated_at AS "updatedAt"`;
 
@@ -61,8 +66,8 @@ export function sendTransactionRepository(db: TDb) {
     /** Records a send and its first status event (inside the activity's transaction). */
     async insert(row: Omit<TSendRow, 'blockNumber' | 'gasUsed' | 'effectiveGasPrice' | 'createdAt' | 'updatedAt'>, at: Date): Promise<void> {
       await db.$executeRawUnsafe(
-        `INSERT INTO send_transaction_statuses (id, organization_id, activity_id, caip2, from_address, nonce, tx_hash, signed_transaction, status, error, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6::numeric, $7, $8, $9, $10::jsonb, $11, $11)`,
+        `INSERT INTO send_transaction_statuses (id, organization_id, activity_id, caip2, from_address, nonce, tx_hash, signed_transaction, status, error, created_at, updated_at, signer_address, sponsored, native_price_usd)
+         VALUES ($1, $2, $3, $4, $5, $6::numeric, $7, $8, $9, $10::jsonb, $11, $11, $12, $13, $14::numeric)`,
         row.id,
         row.organizationId,
         row.activityId,
@@ -74,6 +79,9 @@ export function sendTransactionRepository(db: TDb) {
         row.status,
         row.error === null ? null : JSON.stringify(row.error),
         at,
+        row.signerAddress,
+        row.sponsored,
+        row.nativePriceUsd,
       );
       await db.$executeRawUnsafe(
         `INSERT INTO outbox_events (organization_id, event_type, payload) VALUES ($1, $2, $3::jsonb)`,
@@ -94,14 +102,14 @@ export function sendTransactionRepository(db: TDb) {
       return rows[0] ?? null;
     },
     /**
-     * The next nonce after this address's sends still in flight on the chain, or null: a node's
+     * The next nonce after this signer's sends still in flight on the chain, or null: a node's
      * pending count may not yet include a transaction another activity just broadcast.
      */
-    async nextNonceInFlight(caip2: string, fromAddress: string): Promise<bigint | null> {
+    async nextNonceInFlight(caip2: string, signerAddress: string): Promise<bigint | null> {
       const rows = await db.$queryRawUnsafe<{ n: string | null }[]>(
-        `SELECT (max(nonce) + 1)::text AS n FROM send_transaction_statuses WHERE caip2 = $1 AND lower(from_address) = lower($2) AND status = 'BROADCASTING'`,
+        `SELECT (max(nonce) + 1)::text AS n FROM send_transaction_statuses WHERE caip2 = $1 AND lower(signer_address) = lower($2) AND status = 'BROADCASTING' AND tx_hash IS NOT NULL`,
         caip2,
-        fromAddress,
+        signerAddress,
       );
       const n = rows[0]?.n;
       return n == null ? null : BigInt(n);
@@ -150,6 +158,20 @@ export async function recordSendOutcome(db: TDatabase, row: TSendRow, outcome: T
     if (updated.rows.length === 0) return false;
     const next = { ...row, status: outcome.status, error: outcome.error };
     await tx.query(`INSERT INTO outbox_events (organization_id, event_type, payload) VALUES ($1, $2, $3::jsonb)`, [row.organizationId, SEND_STATUS_EVENT_TYPE, JSON.stringify(sendStatusEvent(next))]);
+    // A sponsored send's gas, priced, against its organization and that organization's parent:
+    // ceil to the micro-dollar, exact numeric arithmetic. A reverted send used gas too.
+    await tx.query(
+      `INSERT INTO gas_ledger_entries (id, organization_id, activity_id, usage_usd)
+       SELECT s.id || ':' || o.org, o.org, s.activity_id, ceil(s.gas_used * s.effective_gas_price * s.native_price_usd / 1000000000000) / 1000000
+       FROM send_transaction_statuses s
+       CROSS JOIN LATERAL (
+         SELECT s.organization_id AS org
+         UNION SELECT parent_organization_id FROM organizations WHERE id = s.organization_id AND parent_organization_id IS NOT NULL
+       ) o
+       WHERE s.id = $1 AND s.sponsored AND s.gas_used IS NOT NULL AND s.effective_gas_price IS NOT NULL AND s.native_price_usd IS NOT NULL
+       ON CONFLICT (id) DO NOTHING`,
+      [row.id],
+    );
     await extra?.(tx);
     return true;
   });

@@ -13,9 +13,10 @@ import { proxyEnable, proxySet } from './proxy.command.js';
 import { start } from './start.command.js';
 import { webhooksRedeliver } from './webhooks-redeliver.command.js';
 import { webhooksRotateKey } from './webhooks-rotate-key.command.js';
+import { gasRelayer } from './gas-relayer.command.js';
 
 /** `never`: each command takes its own option type; the program hands each what commander parsed for it. */
-export const COMMANDS: readonly TCliCommand<never>[] = [start, migrate, keygen, orgCreate, proxyEnable, proxySet, webhooksRotateKey, webhooksRedeliver, adminLink, auditVerify];
+export const COMMANDS: readonly TCliCommand<never>[] = [start, migrate, keygen, orgCreate, proxyEnable, proxySet, webhooksRotateKey, webhooksRedeliver, adminLink, auditVerify, gasRelayer];
 
 /** Groups of commands: `latchkey <group> --help` shows this line and the group's commands. */
 export const COMMAND_GROUPS: Readonly<Record<string, string>> = {
@@ -24,4 +25,5 @@ export const COMMAND_GROUPS: Readonly<Record<string, string>> = {
   webhooks: 'webhook signing keys and redelivery',
   admin: 'the admin console',
   audit: 'the tamper-evident activity log',
+  gas: 'gas sponsorship (the relayer that pays for sponsored transactions)',
 };

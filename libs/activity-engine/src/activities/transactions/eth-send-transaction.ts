@@ -14,8 +14,9 @@
  * - the node cannot be reached while broadcasting: the send is recorded BROADCASTING anyway, as
  *   it may have arrived; the watcher re-sends the same signed bytes (idempotent) until it is mined.
  *
- * Sponsored sends (`sponsor: true`) and multi-call batches need the gas station (EIP-7702); this
- * install refuses them with a 400 saying so rather than sending something else.
+ * Every refusal is a 4xx and writes nothing (`onFailure: 'reject'`): the gas window's must be a
+ * 429 before anything is broadcast, and a send that was refused has no status to follow.
+ * Sponsored sends (`sponsor: true`) are `send-sponsored.ts`; multi-call batches are refused (400).
  */
 import { EvmRpcError, decodeRevertReason, encodeEip1559Unsigned, ethereumAddress, ethereumTransactionHash, newId, rpcQuantity, signEthereumTransaction, toRpcQuantity, type TEvmRpc } from '@latchkey/crypto';
 import {
@@ -31,8 +32,8 @@ import { exposeParams } from '@latchkey/policy';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { signerFacts } from '../../engine/policy-context.js';
 import { withSigningKey } from '../../keys/resolve-signer.js';
-import { signingFailure } from '../signing/sign-shared.js';
-import { evmChainOf } from './evm-chain.js';
+import { evmChainOf, signingRefusal } from './evm-chain.js';
+import { sendSponsored } from './send-sponsored.js';
 
 /** A node's refusal → the activity's failure (400), its message kept; unreachable → 503. */
 function nodeFailure(rpc: TEvmRpc, what: string, e: unknown): never {
@@ -57,15 +58,13 @@ export function revertOf(e: unknown): TSendError | undefined {
 
 export const ethSendTransaction: TActivityDefinition<TEthSendTransactionIntent, TEthSendTransactionResult> = {
   ...ETH_SEND_TRANSACTION_ACTIVITY,
+  onFailure: 'reject',
   params: ZEthSendTransactionIntentSchema,
   policyParams: exposeParams({ caip2: 'caip2', from: 'from', sponsor: 'sponsor' }),
   policyFacts: (db, org, p) => signerFacts(db, org, p.from),
   validate(p) {
-    if (p.sponsor === true) {
-      throw new AppError('BAD_REQUEST', 'sponsor: gas sponsorship is not available on this Latchkey yet; send with sponsor false (the sender pays its gas)', { field: 'sponsor' });
-    }
     if (sendTransactionCalls(p).length > 1) {
-      throw new AppError('BAD_REQUEST', 'calls: more than one call is an EIP-7702 batch through the gas station, not available on this Latchkey yet; send one call per activity', { field: 'calls' });
+      throw new AppError('BAD_REQUEST', 'calls: Latchkey sends one call per transaction (batches are not supported); send each call as its own activity', { field: 'calls' });
     }
     if (!/^0x[0-9a-fA-F]{40}$/.test(p.from)) throw new AppError('BAD_REQUEST', 'from must be the 0x-prefixed Ethereum address of a wallet account or private key (not a private key id)', { field: 'from' });
   },
@@ -75,6 +74,7 @@ export const ethSendTransaction: TActivityDefinition<TEthSendTransactionIntent, 
   async handle(ctx, p) {
     const rpc = evmChainOf(ctx.services, p.caip2);
     const [call] = sendTransactionCalls(p);
+    if (p.sponsor === true) return sendSponsored(ctx, p, rpc, call!, { nodeFailure, revertOf });
     const from = p.from;
     const value = BigInt(call!.value ?? '0');
     const data = call!.data ?? '0x';
@@ -122,7 +122,7 @@ export const ethSendTransaction: TActivityDefinition<TEthSendTransactionIntent, 
     }
 
     const id = newId();
-    const base = { id, organizationId: ctx.organizationId, activityId: ctx.activityId, caip2: p.caip2, fromAddress: from, nonce: nonce.toString() };
+    const base = { id, organizationId: ctx.organizationId, activityId: ctx.activityId, caip2: p.caip2, fromAddress: from, signerAddress: from, nonce: nonce.toString(), sponsored: false, nativePriceUsd: null };
     if (reverted || gasLimit === undefined) {
       // Simulated and reverted: nothing is signed or broadcast; the send is FAILED with the reason.
       await ctx.tx.sendTransactions.insert({ ...base, txHash: null, signedTransaction: null, status: 'FAILED', error: reverted ?? { message: 'no gas estimate' } }, ctx.now);
@@ -145,12 +145,12 @@ export const ethSendTransaction: TActivityDefinition<TEthSendTransactionIntent, 
         maxCostWei: cost.toString(),
       });
     }
-    const unsigned = signingFailure(() => encodeEip1559Unsigned({ chainId: rpc.chainId, nonce, maxPriorityFeePerGas, maxFeePerGas, gasLimit, to: call!.to, value, data }));
+    const unsigned = signingRefusal(() => encodeEip1559Unsigned({ chainId: rpc.chainId, nonce, maxPriorityFeePerGas, maxFeePerGas, gasLimit, to: call!.to, value, data }));
     const signed = `0x${await withSigningKey(ctx, from, (key) => {
       if (key.curve !== 'CURVE_SECP256K1') throw new AppError('BAD_REQUEST', `from: ${from} is a ${key.curve} key; Ethereum transactions are signed with secp256k1`, { field: 'from' });
       // The key found must be the address's own: `from` is what the chain will see as the sender.
       if (ethereumAddress(key.publicKey).toLowerCase() !== from.toLowerCase()) throw new AppError('BAD_REQUEST', `from: ${from} is not the Ethereum address of the key it names`, { field: 'from' });
-      return signingFailure(() => signEthereumTransaction(key.privateKey, unsigned));
+      return signingRefusal(() => signEthereumTransaction(key.privateKey, unsigned));
     })}`;
     const txHash = ethereumTransactionHash(signed);
     try {

@@ -38,6 +38,29 @@ export function parseEvmRpcUrls(value: string | undefined): ReadonlyMap<string, 
   return out;
 }
 
+/** The variable that prices each chain's native token for the gas ledger. */
+export const GAS_PRICE_USD_VARIABLE = 'LATCHKEY_GAS_PRICE_USD';
+
+/**
+ * Parses `eip155:1=3100.25,eip155:31337=2000` (USD per whole native token, at most 18 decimals)
+ * into chain → decimal string. A chain without a price cannot be sponsored.
+ * @throws Error naming LATCHKEY_GAS_PRICE_USD and the malformed entry
+ */
+export function parseGasPricesUsd(value: string | undefined): ReadonlyMap<string, string> {
+  const out = new Map<string, string>();
+  if (value === undefined || value.trim() === '') return out;
+  for (const raw of value.split(',')) {
+    const entry = raw.trim();
+    if (entry === '') continue;
+    const [caip2 = '', price = ''] = entry.split('=').map((x) => x.trim());
+    if (!CAIP2_EIP155.test(caip2)) throw new Error(`${GAS_PRICE_USD_VARIABLE}: "${caip2}" is not an eip155:<chainId> CAIP-2 id (expected e.g. eip155:1=3100.25)`);
+    if (!/^(0|[1-9][0-9]{0,17})(\.[0-9]{1,18})?$/.test(price)) throw new Error(`${GAS_PRICE_USD_VARIABLE}: ${caip2}'s price must be a USD decimal (e.g. ${caip2}=3100.25)`);
+    if (out.has(caip2)) throw new Error(`${GAS_PRICE_USD_VARIABLE}: ${caip2} is listed twice`);
+    out.set(caip2, price);
+  }
+  return out;
+}
+
 /** The chain id of an `eip155:N` CAIP-2 id. @throws Error for any other form */
 export function eip155ChainId(caip2: string): bigint {
   const m = CAIP2_EIP155.exec(caip2);
