@@ -1,4 +1,5 @@
 /** Admin process: `node apps/admin/dist/main.mjs` (started by `npm start`). */
+import { createActivityRegistry, explainDraftPolicies } from '@latchkey/activity-engine';
 import { createPlatformMetrics, instrumentPlatform, openPlatform } from '@latchkey/platform';
 import { parseConfig } from '@latchkey/domain';
 import { createLogger, serve } from '@latchkey/http';
@@ -13,6 +14,7 @@ try {
   const observed = config.metricsEnabled ? createPlatformMetrics('admin', config.metricsToken) : undefined;
   const platform = await openPlatform(config, { poolSize: 4, logger, ...(observed ? { onActivity: observed.onActivity } : {}) });
   if (observed) instrumentPlatform(observed.metrics, platform);
+  const registry = createActivityRegistry();
   const dir = dashboardDir();
   if (!dir) logger.warn('the dashboard is not built (apps/admin/dist/dashboard): / answers 503 until `npm run build`');
   const app = buildAdmin({
@@ -25,6 +27,7 @@ try {
       deliveries: webhookDeliveryRepository(platform.db),
       endpoints: platform.store.webhookEndpoints,
       signingKeys: webhookSigningKeyRepository(platform.db),
+      explainPolicies: (input) => explainDraftPolicies({ store: platform.store, registry }, input),
       dataDir: config.dataDir,
       publicUrl: config.publicUrl,
       ping: () => platform.db.ping(),

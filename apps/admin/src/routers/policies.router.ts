@@ -1,12 +1,14 @@
 /**
- * Policies: the list, create and delete as activities, and `check` — the editor's live syntax
+ * Policies: the list, create and delete as activities, `check` — the editor's live syntax
  * check with the real parser (the one the engine uses when a policy is written), errors at line
- * and column.
+ * and column — and `dryRun`: a draft policy set evaluated against a past activity of the
+ * organization by the engine's evaluator (which drafts matched, and the outcome), nothing written.
  */
 import {
   CREATE_POLICY_ACTIVITY,
   DELETE_POLICY_ACTIVITY,
   UPDATE_POLICY_ACTIVITY,
+  ZCreatePoliciesIntentSchema,
   ZCreatePolicyIntentSchema,
   ZDeletePolicyIntentSchema,
   ZListPoliciesRequestSchema,
@@ -28,5 +30,11 @@ export const policiesRouter = router({
     .query(async ({ ctx, input }) => {
       await ctx.services.engine.authorizeRead(ctx.headers, ctx.raw);
       return checkPolicyExpressions(input);
+    }),
+  dryRun: stampedProcedure
+    .input(z.object({ organizationId: z.string().min(1).max(256), activityId: z.string().min(1).max(256), policies: ZCreatePoliciesIntentSchema.shape.policies }))
+    .query(async ({ ctx, input }) => {
+      const { organization } = await ctx.services.engine.authorizeRead(ctx.headers, ctx.raw);
+      return ctx.services.explainPolicies({ organizationId: organization.id, activityId: input.activityId, policies: input.policies });
     }),
 });

@@ -3,7 +3,7 @@
  * read models, and the request exactly as it arrived — its headers and its raw body, over which
  * the stamp is checked (never a re-serialised input).
  */
-import type { TEngine, THeaders } from '@latchkey/activity-engine';
+import type { TDraftPolicy, TEngine, THeaders, TPolicyExplanation } from '@latchkey/activity-engine';
 import type { TAdminOverviewRepository, TStore, TWebhookDeliveryRepository, TWebhookSigningKeyRepository } from '@latchkey/persistence';
 
 /** The platform parts the admin app uses, so tests can build it on a real platform. */
@@ -13,6 +13,8 @@ export interface TAdminServices {
   deliveries: TWebhookDeliveryRepository;
   endpoints: TStore['webhookEndpoints'];
   signingKeys: TWebhookSigningKeyRepository;
+  /** The policy dry run: draft policies against a stored activity (the engine's `explainDraftPolicies`). */
+  explainPolicies(input: { organizationId: string; activityId: string; policies: readonly TDraftPolicy[] }): Promise<TPolicyExplanation>;
   /** Where bootstrap.json and the setup link live. */
   dataDir: string;
   /** The public API's base URL (the JWKS link shown on the webhooks page). */
