@@ -4,7 +4,8 @@
  * it, then a passkey sign-in), sessions from stamp_login, every refusal a stranger gets (no stamp,
  * a stamp over other bytes, an expired session, another organization), a non-root user's mutation
  * refused by policy, consensus surfaced as CONSENSUS_NEEDED and approved, the policy editor's
- * syntax check, the overview, the auth proxy section, and webhooks (endpoint, delivery log,
+ * syntax check, the overview, activities filtered by user and sub-organization, users created
+ * and deleted, the policy dry run, the auth proxy section, and webhooks (endpoint, delivery log,
  * redelivery).
  */
 import { createServer, type Server } from 'node:http';
@@ -41,11 +42,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  latchkey = await startLatchkey({ apps: ['public-api', 'admin', 'webhook-worker'], env: { LATCHKEY_WEBHOOK_ALLOW_INSECURE_URLS: 'true', LATCHKEY_WEBHOOK_POLL_MS: '200' } });
+  // A wait for readiness, not a speed assertion: on a loaded 2-core machine the apps take minutes to listen.
+  latchkey = await startLatchkey({ apps: ['public-api', 'admin', 'webhook-worker'], timeoutMs: 170_000, env: { LATCHKEY_WEBHOOK_ALLOW_INSECURE_URLS: 'true', LATCHKEY_WEBHOOK_POLL_MS: '200' } });
   orgId = latchkey.bootstrap.organizationId;
   rootKey = { publicKey: latchkey.bootstrap.apiPublicKey, privateKey: latchkey.apiPrivateKey };
   rootSession = await signIn(latchkey, rootKey, orgId);
-});
+}, 180_000);
 
 afterAll(async () => {
   await latchkey?.stop();
@@ -191,6 +193,87 @@ describe('mutations are activities of the signed-in user', () => {
   });
 });
 
+describe('activities filters and users', () => {
+  let member: { userId: string; key: TKeyPair };
+
+  beforeAll(async () => {
+    const key = generateP256KeyPair();
+    const { userIds } = await sdkAs(latchkey, rootKey, orgId).createUsers({
+      users: [{ userName: unique('clerk'), apiKeys: [{ apiKeyName: 'k', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [], userTags: [] }],
+    });
+    member = { userId: userIds[0]!, key };
+  });
+
+  it("filters the list by the submitting user and reads a sub-organization's activities", async () => {
+    const root = adminAs(latchkey, rootSession);
+    const login = await adminAs(latchkey, member.key).session.stampLogin.mutate(envelope('ACTIVITY_TYPE_STAMP_LOGIN', { publicKey: generateP256KeyPair().publicKey }));
+    expect(login.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    const wallet = await root.wallets.create.mutate(envelope('ACTIVITY_TYPE_CREATE_WALLET', walletParams(unique('filtered'))));
+
+    const ids = async (filterByUserIds: string[]) =>
+      (await root.activities.list.query({ organizationId: orgId, filterByUserIds, paginationOptions: { limit: '100' } })).activities.map((a) => a.id);
+    const byMember = await ids([member.userId]);
+    expect(byMember).toContain(login.activity.id);
+    expect(byMember).not.toContain(wallet.activity.id);
+    const byRoot = await ids([latchkey.bootstrap.userId]);
+    expect(byRoot).toContain(wallet.activity.id);
+    expect(byRoot).not.toContain(login.activity.id);
+
+    const subKey = generateP256KeyPair();
+    const sub = await sdkAs(latchkey, rootKey, orgId).createSubOrganization({
+      subOrganizationName: unique('sub-filter'),
+      rootQuorumThreshold: 1,
+      rootUsers: [{ userName: 'sub root', apiKeys: [{ apiKeyName: 'k', publicKey: subKey.publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [] }],
+    });
+    const subWallet = await adminAs(latchkey, subKey).wallets.create.mutate(envelope('ACTIVITY_TYPE_CREATE_WALLET', walletParams(unique('sub-wallet')), sub.subOrganizationId));
+    expect(subWallet.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    const inSub = (await root.activities.list.query({ organizationId: sub.subOrganizationId })).activities;
+    expect(inSub.map((a) => a.id)).toContain(subWallet.activity.id);
+    expect(inSub.every((a) => a.organizationId === sub.subOrganizationId)).toBe(true);
+    expect((await root.activities.list.query({ organizationId: orgId, paginationOptions: { limit: '100' } })).activities.map((a) => a.id)).not.toContain(subWallet.activity.id);
+
+    const bad = await refused(root.activities.list.query({ organizationId: orgId, filterByUserIds: [''] }));
+    expect(bad).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
+    expect(bad.message).toMatch(/filterByUserIds/);
+  });
+
+  it('creates and deletes a user as activities of the signed-in user', async () => {
+    const root = adminAs(latchkey, rootSession);
+    const userName = unique('newcomer');
+    const created = await root.users.create.mutate(envelope('ACTIVITY_TYPE_CREATE_USERS_V4', { users: [{ userName, userEmail: `${userName}@example.com`, apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] }] }));
+    expect(created.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    const userId = (created.activity.result as { createUsersResult: { userIds: string[] } }).createUsersResult.userIds[0]!;
+    expect((await root.users.list.query({ organizationId: orgId })).users.find((u) => u.userId === userId)).toMatchObject({ userName });
+
+    const deleted = await root.users.delete.mutate(envelope('ACTIVITY_TYPE_DELETE_USERS', { userIds: [userId] }));
+    expect(deleted.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect((await root.users.list.query({ organizationId: orgId })).users.map((u) => u.userId)).not.toContain(userId);
+
+    const bad = await refused(root.users.create.mutate(envelope('ACTIVITY_TYPE_CREATE_USERS_V4', { users: [{ userName: '', apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] }] })));
+    expect(bad).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
+    expect(bad.message).toMatch(/userName/);
+  });
+
+  it("refuses a non-root user's create_users with 403, and surfaces CONSENSUS_NEEDED for delete_users under a consensus policy", async () => {
+    const root = adminAs(latchkey, rootSession);
+    const session = await signIn(latchkey, member.key, orgId);
+    const asMember = adminAs(latchkey, session);
+    const denied = await refused(asMember.users.create.mutate(envelope('ACTIVITY_TYPE_CREATE_USERS_V4', { users: [{ userName: unique('nope'), apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] }] })));
+    expect(denied).toMatchObject({ code: 'REQUEST_NOT_AUTHORIZED', status: 403 });
+    expect(denied.message).toMatch(/polic/i);
+
+    const victim = await root.users.create.mutate(envelope('ACTIVITY_TYPE_CREATE_USERS_V4', { users: [{ userName: unique('leaving'), apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] }] }));
+    const victimId = (victim.activity.result as { createUsersResult: { userIds: string[] } }).createUsersResult.userIds[0]!;
+    const policy = await root.policies.create.mutate(
+      envelope('ACTIVITY_TYPE_CREATE_POLICY_V3', { policyName: unique('two-to-delete-users'), effect: 'EFFECT_ALLOW' as const, condition: "activity.resource == 'USER' && activity.action == 'DELETE'", consensus: 'approvers.count() >= 2', notes: 'e2e' }),
+    );
+    expect(policy.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    const waiting = await asMember.users.delete.mutate(envelope('ACTIVITY_TYPE_DELETE_USERS', { userIds: [victimId] }));
+    expect(waiting.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    expect((await root.users.list.query({ organizationId: orgId })).users.map((u) => u.userId)).toContain(victimId);
+  });
+});
+
 describe('auth proxy and webhooks', () => {
   it('enables the auth proxy, allows an origin, and reads the config back', async () => {
     const root = adminAs(latchkey, rootSession);
@@ -201,6 +284,34 @@ describe('auth proxy and webhooks', () => {
     const { authProxyConfig } = await root.auth.config.query({ organizationId: orgId });
     expect(authProxyConfig.allowedOrigins).toEqual(['https://app.example.com']);
     expect(JSON.stringify(authProxyConfig)).not.toMatch(/privateKey|sealed/i);
+  });
+
+  it('saves e-mail and SMS customization, OAuth client ids, redirect URL and social linking ids, and previews the messages', async () => {
+    const root = adminAs(latchkey, rootSession);
+    const settings = {
+      emailCustomizationParams: { appName: 'Acme Wallet', logoUrl: 'https://acme.example.com/logo.png', magicLinkTemplate: 'https://acme.example.com/login?code=%s' },
+      smsCustomizationParams: { template: 'Acme: your code is {{.OtpCode}}' },
+      walletKitSettings: { enabledSocialProviders: ['google' as const], oauthClientIds: { google: 'google-client-id.apps.example' }, oauthRedirectUrl: 'https://acme.example.com/oauth/callback' },
+      socialLinkingClientIds: ['google-client-id.apps.example'],
+    };
+    const updated = await root.auth.update.mutate(envelope('ACTIVITY_TYPE_UPDATE_AUTH_PROXY_CONFIG', settings));
+    expect(updated.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    const { authProxyConfig } = await root.auth.config.query({ organizationId: orgId });
+    expect(authProxyConfig).toMatchObject(settings);
+
+    const preview = await root.auth.preview.query({ organizationId: orgId, ...settings, otpLength: 8, otpAlphanumeric: false });
+    expect(preview.code).toMatch(/^\d{8}$/);
+    expect(preview.email.subject).toMatch(/Acme Wallet/);
+    expect(preview.email.html).toContain(preview.code);
+    expect(preview.email.html).toContain(`https://acme.example.com/login?code=${preview.code}`);
+    expect(preview.sms.body).toBe(`Acme: your code is ${preview.code}`);
+
+    const bad = await refused(root.auth.preview.query({ organizationId: orgId, smsCustomizationParams: { template: 'no code here' } }));
+    expect(bad).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
+    expect(bad.message).toMatch(/smsCustomizationParams\.template/);
+    const badUrl = await refused(root.auth.update.mutate(envelope('ACTIVITY_TYPE_UPDATE_AUTH_PROXY_CONFIG', { walletKitSettings: { oauthRedirectUrl: 'not a url' } })));
+    expect(badUrl).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
+    expect(badUrl.message).toMatch(/oauthRedirectUrl/);
   });
 
   it('creates an endpoint, shows its delivery log, and redelivers an event', async () => {
@@ -231,5 +342,54 @@ describe('auth proxy and webhooks', () => {
     const signing = await root.webhooks.signing.query({ organizationId: orgId });
     expect(signing.jwksUrl).toMatch(/\/public\/v1\/discovery\/webhooks\/jwks$/);
     expect(signing.keyId).toEqual(expect.any(String));
+  });
+});
+
+describe('policy dry run', () => {
+  it('evaluates a draft policy set against a past create_wallet activity: which drafts matched, and the outcome', async () => {
+    const root = adminAs(latchkey, rootSession);
+    const key = generateP256KeyPair();
+    const { userIds } = await sdkAs(latchkey, rootKey, orgId).createUsers({
+      users: [{ userName: unique('builder'), apiKeys: [{ apiKeyName: 'k', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [], userTags: [] }],
+    });
+    const walletCreate = "activity.resource == 'WALLET' && activity.action == 'CREATE'";
+    await root.policies.create.mutate(envelope('ACTIVITY_TYPE_CREATE_POLICY_V3', { policyName: unique('wallets-for-all'), effect: 'EFFECT_ALLOW' as const, condition: walletCreate, notes: 'e2e' }));
+    const past = await adminAs(latchkey, key).wallets.create.mutate(envelope('ACTIVITY_TYPE_CREATE_WALLET', walletParams(unique('dry'))));
+    expect(past.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    const dryRun = (policies: { policyName: string; effect: 'EFFECT_ALLOW' | 'EFFECT_DENY'; condition?: string; consensus?: string }[], activityId = past.activity.id) =>
+      root.policies.dryRun.query({ organizationId: orgId, activityId, policies });
+
+    const allowed = await dryRun([
+      { policyName: 'keys only', effect: 'EFFECT_ALLOW', condition: "activity.resource == 'PRIVATE_KEY'" },
+      { policyName: 'wallets allowed', effect: 'EFFECT_ALLOW', condition: walletCreate },
+    ]);
+    expect(allowed).toMatchObject({ outcome: 'ALLOW', rootQuorumBypass: false, activity: { id: past.activity.id, createdByUserId: userIds[0] } });
+    expect(allowed.reason).toMatch(/wallets allowed/);
+    expect(allowed.policies.map((p) => [p.policyName, p.matched, p.deciding])).toEqual([['keys only', false, false], ['wallets allowed', true, true]]);
+
+    const denied = await dryRun([
+      { policyName: 'wallets allowed', effect: 'EFFECT_ALLOW', condition: walletCreate },
+      { policyName: 'no new wallets', effect: 'EFFECT_DENY', condition: "activity.resource == 'WALLET'" },
+    ]);
+    expect(denied.outcome).toBe('DENY');
+    expect(denied.reason).toMatch(/no new wallets/);
+    expect(denied.policies.find((p) => p.deciding)?.policyName).toBe('no new wallets');
+
+    const twoApprovers = await dryRun([{ policyName: 'two approvers', effect: 'EFFECT_ALLOW', condition: walletCreate, consensus: 'approvers.count() >= 2' }]);
+    expect(twoApprovers.outcome).toBe('REQUIRES_CONSENSUS');
+    const none = await dryRun([{ policyName: 'keys only', effect: 'EFFECT_ALLOW', condition: "activity.resource == 'PRIVATE_KEY'" }]);
+    expect(none).toMatchObject({ outcome: 'NO_MATCH', policies: [{ matched: false }] });
+
+    // The root user's own activity: the drafts are still explained, and the bypass is said.
+    const byRoot = await root.wallets.create.mutate(envelope('ACTIVITY_TYPE_CREATE_WALLET', walletParams(unique('root-dry'))));
+    expect(await dryRun([{ policyName: 'no new wallets', effect: 'EFFECT_DENY', condition: "activity.resource == 'WALLET'" }], byRoot.activity.id)).toMatchObject({ outcome: 'DENY', rootQuorumBypass: true });
+
+    const bad = await refused(dryRun([{ policyName: 'broken', effect: 'EFFECT_ALLOW', condition: "activity.type == 'X' &&" }]));
+    expect(bad).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
+    expect(bad.message).toMatch(/policies\[0\]\.condition/);
+    expect(await refused(dryRun([{ policyName: 'x', effect: 'EFFECT_ALLOW' }], 'no-such-activity'))).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+    const empty = await refused(dryRun([]));
+    expect(empty).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
+    expect(empty.message).toMatch(/policies/);
   });
 });
