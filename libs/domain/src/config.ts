@@ -37,6 +37,8 @@ export const CONFIG_VARIABLES = {
   LATCHKEY_TIMESTAMP_WINDOW_SECONDS: 'How far an activity timestampMs may lie in the past or future. Default 300 (5 minutes).',
   LATCHKEY_APPROVAL_WINDOW_SECONDS:
     'How long the votes on an activity waiting for consensus stay valid, counted from the first: after it they lapse and the activity must be approved again. Default 86400 (24 hours, as Turnkey).',
+  LATCHKEY_READ_ONLY_SESSION_SECONDS:
+    'Lifetime of the sessions create_read_only_session issues (the X-Session token). Default 3600 (one hour, as Turnkey). Read by the engine when a session is made; checked here at start.',
   LATCHKEY_EMBEDDED_PG_PORT: 'Port of the embedded PostgreSQL. Default 0: a free port is picked at each start.',
   LATCHKEY_LOG_LEVEL: 'pino level: fatal, error, warn, info, debug, trace, silent. Default info.',
   LATCHKEY_WEBHOOK_POLL_MS: 'How often the webhook worker polls the outbox when idle. Default 1000.',
@@ -96,6 +98,7 @@ const ZConfigSchema = z.object({
     .optional(),
   LATCHKEY_TIMESTAMP_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   LATCHKEY_APPROVAL_WINDOW_SECONDS: z.coerce.number().int().min(1).max(31_536_000).default(86_400),
+  LATCHKEY_READ_ONLY_SESSION_SECONDS: z.coerce.number().int().min(1).max(31_536_000).default(3600),
   LATCHKEY_EMBEDDED_PG_PORT: port(0),
   LATCHKEY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LATCHKEY_WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),

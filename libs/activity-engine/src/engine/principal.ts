@@ -1,5 +1,18 @@
 /** Who signed a request, as established by the stamp. */
-import type { TSessionProfileRef } from './session-scope.js';
+import type { TExpr } from '@latchkey/policy';
+
+/** A session profile's scope, parsed (`session-scope.ts` parses and enforces it). */
+export type TSessionScope =
+  | { kind: 'read-only' }
+  | { kind: 'list'; pairs: readonly { resource: string; action: string }[] }
+  | { kind: 'condition'; expr: TExpr };
+
+/** A session key's profile, as authentication puts it on the principal. */
+export interface TSessionProfileRef {
+  id: string;
+  name: string;
+  scope: TSessionScope;
+}
 
 /** Every credential carries the stamp that authenticated the request: a vote records it. */
 interface TStampProof {

@@ -20,23 +20,13 @@
  */
 import { AppError, fromZodIssues } from '@latchkey/domain';
 import type { TRepositories, TSessionProfileRow, TStore } from '@latchkey/persistence';
-import { ACTIVITY_POLICY_TABLE, PolicyParseError, activityKind, createConditionContext, evaluatePolicyExpression, parsePolicyExpression, type TExpr } from '@latchkey/policy';
+import { ACTIVITY_POLICY_TABLE, PolicyParseError, activityKind, createConditionContext, evaluatePolicyExpression, parsePolicyExpression } from '@latchkey/policy';
 import { isVote, type TSubmittable } from './activity-definition.js';
 import { conditionContext } from './policy-context.js';
 import type { TPolicyRequest } from './policy-decision.js';
-import type { TPrincipal } from './principal.js';
+import type { TPrincipal, TSessionProfileRef, TSessionScope } from './principal.js';
 
-export type TSessionScope =
-  | { kind: 'read-only' }
-  | { kind: 'list'; pairs: readonly { resource: string; action: string }[] }
-  | { kind: 'condition'; expr: TExpr };
-
-/** A session key's profile, as authentication puts it on the principal. */
-export interface TSessionProfileRef {
-  id: string;
-  name: string;
-  scope: TSessionScope;
-}
+export type { TSessionProfileRef, TSessionScope };
 
 /** What a scope is asked about: an activity's type and its policy-table resource and action. */
 export interface TScopedActivity {
