@@ -108,7 +108,8 @@ export async function withLatchkey(logLevel: string, body: (target: TBenchTarget
     const t0 = Date.now();
     // Rate limits off unless the environment sets them: one key sends hundreds of requests a second here.
     const limits = { LATCHKEY_RATE_LIMIT_KEY_RPS: process.env['LATCHKEY_RATE_LIMIT_KEY_RPS'] || '0', LATCHKEY_RATE_LIMIT_IP_RPS: process.env['LATCHKEY_RATE_LIMIT_IP_RPS'] || '0' };
-    latchkey = await startLatchkey({ env: { LATCHKEY_LOG_LEVEL: logLevel, ...limits } });
+    // BENCH_START_TIMEOUT_MS: a loaded machine can take longer than the testkit's 60 s to start.
+    latchkey = await startLatchkey({ env: { LATCHKEY_LOG_LEVEL: logLevel, ...limits }, timeoutMs: intFromEnv('BENCH_START_TIMEOUT_MS', 60_000) });
     console.log(`latchkey: ${latchkey.baseUrl} (${latchkey.database} PostgreSQL, data in ${latchkey.dataDir}), ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     const { apiPublicKey, apiPrivateKey, organizationId } = latchkey.bootstrap;
     if (!apiPrivateKey) throw new Error('bootstrap.json has no apiPrivateKey (was a root API public key configured?)');
