@@ -121,7 +121,7 @@ describe('policies over decoded ERC-20 calls (sign_transaction)', () => {
 
   beforeAll(async () => {
     signer = await e2e.member('erc20-signer');
-    ({ addresses: [from] = [] } = await sdk(e2e.rootKey).createWallet({ walletName: uniqueName('erc20'), accounts: [accountParams(0)] }));
+    from = (await sdk(e2e.rootKey).createWallet({ walletName: uniqueName('erc20'), accounts: [accountParams(0)] })).addresses[0]!;
     ({ smartContractInterfaceId: interfaceId } = await createInterface({ address: TOKEN, json: JSON.stringify(ERC20_ABI) }));
     ({ policyId } = await sdk(e2e.rootKey).createPolicy({
       policyName: uniqueName('erc20-transfer'),
