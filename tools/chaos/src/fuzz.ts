@@ -17,8 +17,11 @@ import { activityStatusCounts, appPids, generateApiKeyPair, createStamper, rowCo
 import { intFromEnv, log, saveArtifact, since, type TProofResult } from './support/report.js';
 import { OTHER_GET_URLS, OTHER_POST_URLS, publicRoutes, type TRoute } from './support/routes.js';
 
-/** Tables that may grow with FAILED activities: the activity's own event and policy evaluations. */
-const FOLLOWS_FAILED = new Set(['outbox_events', 'policy_evaluations']);
+/**
+ * Tables that may grow with FAILED activities: the activity's own event, policy evaluations, and
+ * its audit link (with, for an organization's first, its chain head).
+ */
+const FOLLOWS_FAILED = new Set(['outbox_events', 'policy_evaluations', 'audit_log_entries', 'audit_chain_heads']);
 
 type TCredentialCase = 'root' | 'no-stamp' | 'garbage-stamp' | 'stranger-key' | 'two-stamps' | 'text-plain';
 const UNSTAMPED_CASES: readonly TCredentialCase[] = ['no-stamp', 'garbage-stamp', 'stranger-key', 'two-stamps', 'text-plain'];

@@ -172,6 +172,19 @@ export async function runKillChaos(): Promise<TProofResult> {
         [t.organizationId],
       );
       for (const r of noEvent) failures.push(`activity ${r.id} has no outbox event (partial write)`);
+      // The audit link is written with the activity: a kill cannot leave a final activity unlinked,
+      // nor a gap in the organization's chain (`audit verify` recomputes the hashes themselves).
+      const { rows: noLink } = await t.db.query<{ id: string }>(
+        `SELECT a.id FROM activities a WHERE a.organization_id = $1 AND a.status IN ('ACTIVITY_STATUS_COMPLETED', 'ACTIVITY_STATUS_FAILED', 'ACTIVITY_STATUS_REJECTED')
+            AND NOT EXISTS (SELECT 1 FROM audit_log_entries e WHERE e.organization_id = a.organization_id AND e.activity_id = a.id)`,
+        [t.organizationId],
+      );
+      for (const r of noLink) failures.push(`final activity ${r.id} has no audit link (partial write)`);
+      const { rows: chain } = await t.db.query<{ n: string; top: string | null; head: string | null }>(
+        `SELECT count(*)::text AS n, max(seq)::text AS top, (SELECT seq::text FROM audit_chain_heads WHERE organization_id = $1) AS head FROM audit_log_entries WHERE organization_id = $1`,
+        [t.organizationId],
+      );
+      if (chain[0] && (chain[0].n !== (chain[0].top ?? '0') || chain[0].head !== chain[0].top)) failures.push(`audit chain of ${t.organizationId}: ${chain[0].n} links numbered up to ${chain[0].top}, head at ${chain[0].head} (a gap)`);
       const { rows: keys } = await t.db.query<{ name: string; addresses: string; completed: boolean }>(
         `SELECT k.name, (SELECT count(*) FROM private_key_addresses p WHERE p.organization_id = k.organization_id AND p.private_key_id = k.id) AS addresses,
                 EXISTS (SELECT 1 FROM activities a WHERE a.organization_id = k.organization_id AND a.status = 'ACTIVITY_STATUS_COMPLETED'
