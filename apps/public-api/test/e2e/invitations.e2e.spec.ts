@@ -82,7 +82,7 @@ describe('create, mail, accept, delete', () => {
     // Accepted once: again, or deleting it, is a 400 naming the invitation.
     const again = await accept(e2e.rootKey, { invitationId: danaInvitation, userId: rootUserId, authenticator: createSoftwareAuthenticator({ rpId: 'localhost', origin: 'http://localhost:3000' }).authenticatorParams('again') });
     expect(expectErrorResponse(again, 400, 3, 'REQUEST_INVALID').message).toContain('already accepted');
-    expect((await refusal(root().deleteInvitation({ invitationId: danaInvitation }))).message).toContain('already accepted');
+    expect((await refusal(root().deleteInvitation({ invitationId: danaInvitation! }))).message).toContain('already accepted');
 
     // Erin's is deleted: it can no longer be accepted.
     const deleted = await root().deleteInvitation({ invitationId: erinInvitation! });

@@ -6,7 +6,7 @@
  * - sign_transaction for Ethereum (legacy, EIP-2930, EIP-1559), Solana and Bitcoin PSBTs;
  * - export_wallet, export_wallet_account and export_private_key, and what exporting unlocks;
  * - init_import_* / import_wallet / import_private_key, and the one-time import targets;
- * - a secrets scan: no mnemonic or private key that passed through the platform is in its
+ * - a secrets scan: no mnemonic, private key or opaque secret (import_secrets) that passed through the platform is in its
  *   database or in its trace-level logs.
  *
  * Signatures, keys and addresses are checked with libraries other than the server's wherever one
@@ -25,7 +25,7 @@ import { generateMnemonic, mnemonicToSeedSync, validateMnemonic } from '@scure/b
 import { wordlist as english } from '@scure/bip39/wordlists/english.js';
 import { Keypair, PublicKey, SystemProgram, Transaction as SolanaTransaction } from '@solana/web3.js';
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
-import { decryptExportBundle, encryptPrivateKeyToBundle, encryptWalletToBundle, generateP256KeyPair } from '@turnkey/crypto';
+import { decryptExportBundle, decryptSecretBundle, encryptPrivateKeyToBundle, encryptSecretToBundle, encryptWalletToBundle, generateP256KeyPair } from '@turnkey/crypto';
 import { TurnkeyActivityError, TurnkeyClient, createActivityPoller, type TurnkeyApiTypes } from '@turnkey/http';
 import { Turnkey } from '@turnkey/sdk-server';
 import { startLatchkey, type TLatchkey } from '@latchkey/testkit';
@@ -331,7 +331,7 @@ let p256Key: TKey;
 let edKey: TKey;
 
 beforeAll(async () => {
-  lk = await startLatchkey();
+  lk = await startLatchkey({ timeoutMs: 110_000 });
   c = await connect(lk);
   const w = await createWallet(c, [ethAccount(0), btcAccount]);
   evm = { walletId: w.walletId, eth: w.accounts[0]!, btc: w.accounts[1]! };
@@ -340,7 +340,7 @@ beforeAll(async () => {
   secpKey = await createPrivateKey(c, 'CURVE_SECP256K1', ['ADDRESS_FORMAT_ETHEREUM']);
   p256Key = await createPrivateKey(c, 'CURVE_P256', ['ADDRESS_FORMAT_COMPRESSED']);
   edKey = await createPrivateKey(c, 'CURVE_ED25519', ['ADDRESS_FORMAT_SOLANA']);
-});
+}, 180_000);
 
 afterAll(async () => {
   await lk?.stop();
@@ -1024,6 +1024,28 @@ async function useAuthProxy(lk: TLatchkey): Promise<{ privateKey: string; public
   }
 }
 
+/**
+ * Imports an opaque secret (issue 16 §6: init_import_secrets, import_secrets), exports it back and
+ * checks it; returns its forms for the scan: the text, its UTF-8 hex and base64.
+ */
+async function roundTripOpaqueSecret(c: TConn): Promise<TSecret[]> {
+  const suite = 'TRANSPORT_ENCRYPTION_SUITE_ENCLAVE_ENCRYPT_V1' as const;
+  const value = `opaque-${randomBytes(16).toString('hex')}-token`;
+  const init = await c.client.initImportSecrets({ type: 'ACTIVITY_TYPE_INIT_IMPORT_SECRETS', ...envelope(c), parameters: { encryptionSuite: suite, numSecrets: 1 } });
+  const target = init.activity.result.initImportSecretsResult!.enclaveTargetMessages[0]!;
+  const sealed = await encryptSecretToBundle({ plaintext: value, ingressTargetBundle: target, organizationId: c.orgId, dangerouslyOverrideSignerPublicKey: c.signerPublicKey });
+  const { secretIds } = await c.sdk.importSecrets({ secrets: [{ name: uniqueName('scan-secret'), ...sealed, encryptionSuite: suite }] });
+  const client = generateP256KeyPair();
+  const { secretPayloads } = await c.sdk.exportSecrets({ secrets: [{ secretId: secretIds[0]!, targetPublicKey: client.publicKey, encryptionSuite: suite }] });
+  expect(await decryptSecretBundle({ secretPayload: secretPayloads[0]!, embeddedPrivateKey: client.privateKey, organizationId: c.orgId, dangerouslyOverrideSignerPublicKey: c.signerPublicKey })).toBe(value);
+  const bytes = Buffer.from(value, 'utf8');
+  return [
+    { label: 'imported opaque secret (text)', value },
+    { label: 'imported opaque secret (utf-8 hex)', value: bytes.toString('hex') },
+    { label: 'imported opaque secret (base64)', value: bytes.toString('base64') },
+  ];
+}
+
 describe('secrets scan (a dedicated server logging at trace level)', () => {
   let traced: TLatchkey;
   let t: TConn;
@@ -1042,7 +1064,7 @@ describe('secrets scan (a dedicated server logging at trace level)', () => {
   };
 
   beforeAll(async () => {
-    traced = await startLatchkey({ env: { LATCHKEY_LOG_LEVEL: 'trace' } });
+    traced = await startLatchkey({ env: { LATCHKEY_LOG_LEVEL: 'trace' }, timeoutMs: 110_000 });
     t = await connect(traced);
 
     // Made by the server: a wallet (Ethereum + Solana accounts) and a secp256k1 private key.
@@ -1135,12 +1157,15 @@ describe('secrets scan (a dedicated server logging at trace level)', () => {
 
     // The auth proxy's key: made by enable_auth_proxy, fetched sealed by the proxy process, opened
     // there and used to stamp what it forwards (here an init_otp), never to be seen in the clear.
+    // An opaque secret (import_secrets / export_secrets), in the same bundles as the keys.
+    secrets.push(...(await roundTripOpaqueSecret(t)));
+
     const proxyKey = await useAuthProxy(traced);
     secrets.push(...keyForms('auth proxy user key', proxyKey.privateKey));
 
     publicKeys.push(created.accounts[0]!.publicKey, createdKey.publicKey, importedKey.publicKey, importedSolana.publicKey, proxyKey.publicKey);
     ({ tables, elsewhere, dump } = await dumpPublicSchema(await traced.databaseUrl()));
-  });
+  }, 240_000);
 
   afterAll(async () => {
     await traced?.stop();
@@ -1149,6 +1174,7 @@ describe('secrets scan (a dedicated server logging at trace level)', () => {
   it('collected every secret form (4 mnemonics, 9 keys with the auth proxy’s)', () => {
     expect(secrets.filter((s) => s.label.endsWith('(phrase)'))).toHaveLength(4);
     expect(secrets.filter((s) => s.label.endsWith('(hex)') && !s.label.includes('seed'))).toHaveLength(9);
+    expect(secrets.filter((s) => s.label.startsWith('imported opaque secret'))).toHaveLength(3);
     for (const s of secrets) expect(s.value.length).toBeGreaterThanOrEqual(16);
   });
 
@@ -1166,7 +1192,7 @@ describe('secrets scan (a dedicated server logging at trace level)', () => {
     const output = traced.output();
     // pino writes debug (20) lines only when the level is debug or trace.
     expect(output).toMatch(/"level":20,/);
-    for (const path of ['sign_raw_payload', 'export_wallet', 'export_wallet_account', 'export_private_key', 'import_wallet', 'import_private_key', 'enable_auth_proxy', 'init_otp']) {
+    for (const path of ['sign_raw_payload', 'export_wallet', 'export_wallet_account', 'export_private_key', 'import_wallet', 'import_private_key', 'enable_auth_proxy', 'init_otp', 'init_import_secrets', 'import_secrets', 'export_secrets']) {
       expect(output).toContain(`/public/v1/submit/${path}"`);
     }
     // The proxy process logged too: the request it served and its read of the sealed config.
@@ -1174,11 +1200,11 @@ describe('secrets scan (a dedicated server logging at trace level)', () => {
     expect(output).toContain('/internal/v1/auth_proxy_config"');
   });
 
-  it('no mnemonic, seed or private key — in any form — is in the database', () => {
+  it('no mnemonic, seed, private key or opaque secret — in any form — is in the database', () => {
     expect(findSecrets({ database: dump }, secrets)).toEqual([]);
   });
 
-  it('no mnemonic, seed or private key — in any form — is in the server’s logs', () => {
+  it('no mnemonic, seed, private key or opaque secret — in any form — is in the server’s logs', () => {
     expect(findSecrets({ logs: traced.output() }, secrets)).toEqual([]);
   });
 });
