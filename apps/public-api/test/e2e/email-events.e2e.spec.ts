@@ -44,7 +44,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
   smtpPort = (smtp.server.address() as { port: number }).port;
-  latchkey = await startLatchkey({ env: { LATCHKEY_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, LATCHKEY_EMAIL_FROM: 'Latchkey E2E <mailer@latchkey.test>' }, timeoutMs: 110_000 });
+  latchkey = await startLatchkey({ env: { LATCHKEY_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, LATCHKEY_EMAIL_FROM: 'Latchkey E2E <mailer@latchkey.test>' }, apps: ['public-api'], timeoutMs: 110_000 });
   e2e = policyE2e(latchkey);
 }, 130_000);
 

@@ -39,7 +39,7 @@ async function accept(key: TKeyPair, parameters: object): Promise<TRawResponse> 
 
 beforeAll(async () => {
   // A slow start is not a failure here (the machine's cores are shared): wait up to 110 s.
-  latchkey = await startLatchkey({ timeoutMs: 110_000 });
+  latchkey = await startLatchkey({ apps: ['public-api'], timeoutMs: 110_000 });
   e2e = policyE2e(latchkey);
   const me = await root().getWhoami({});
   [rootUserId, rootUserName] = [me.userId, me.username];

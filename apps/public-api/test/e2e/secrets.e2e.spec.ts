@@ -21,10 +21,11 @@ let member: TMember;
 const passed: TSecret[] = [];
 
 beforeAll(async () => {
-  latchkey = await startLatchkey({ env: { LATCHKEY_LOG_LEVEL: 'trace' } });
+  // A slow start is not a failure here (the machine's cores are shared): wait up to 110 s.
+  latchkey = await startLatchkey({ apps: ['public-api'], env: { LATCHKEY_LOG_LEVEL: 'trace' }, timeoutMs: 110_000 });
   e2e = policyE2e(latchkey);
   member = await e2e.member('secrets-member');
-}, 120_000);
+}, 150_000);
 
 afterAll(async () => {
   await latchkey?.stop();

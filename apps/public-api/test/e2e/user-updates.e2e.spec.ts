@@ -19,7 +19,7 @@ let alice: TMember;
 let bob: TMember;
 
 beforeAll(async () => {
-  latchkey = await startLatchkey({ apps: ['public-api'] });
+  latchkey = await startLatchkey({ apps: ['public-api'], timeoutMs: 110_000 });
   e2e = policyE2e(latchkey);
   [alice, bob] = [await e2e.member('alice'), await e2e.member('bob')];
 }, 120_000);
