@@ -57,9 +57,9 @@ export default function Activities() {
         <Select aria-label="filter by status" placeholder="any status" clearable value={status} onChange={setStatus}
           data={['COMPLETED', 'CONSENSUS_NEEDED', 'FAILED', 'REJECTED'].map((v) => ({ value: `ACTIVITY_STATUS_${v}`, label: v }))} />
         <TextInput aria-label="filter by type" placeholder="type, e.g. CREATE_WALLET" value={type} onChange={(e) => setType(e.currentTarget.value)} />
-        <Select aria-label="filter by sub-organization" searchable allowDeselect={false} value={orgId} data={orgOptions}
+        <Select aria-label="filter by sub-organization" searchable allowDeselect={false} value={orgId} data={orgOptions} onDropdownOpen={orgs.reload}
           onChange={(v) => (setOrgId(v ?? s.organizationId), setUserId(null))} />
-        <Select aria-label="filter by user" placeholder="any user" searchable clearable value={userId} onChange={setUserId}
+        <Select aria-label="filter by user" placeholder="any user" searchable clearable value={userId} onChange={setUserId} onDropdownOpen={users.reload}
           data={(users.data?.users ?? []).map((u) => ({ value: u.userId, label: u.userName }))} />
       </Group>
       <Table striped highlightOnHover aria-label="activities">

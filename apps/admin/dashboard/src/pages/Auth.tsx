@@ -96,7 +96,7 @@ export default function Auth() {
             </Group>
             <TextInput label="Magic link template (%s is replaced by the code)" value={email.magicLinkTemplate ?? ''} onChange={(e) => setEmail({ magicLinkTemplate: e.currentTarget.value })} error={issue('emailCustomizationParams.magicLinkTemplate')} />
             <Textarea label="SMS template ({{.OtpCode}} is replaced by the code)" autosize minRows={1} value={form.smsCustomizationParams?.template ?? ''} onChange={(e) => setForm({ ...form, smsCustomizationParams: { template: e.currentTarget.value } })} error={issue('smsCustomizationParams.template')} />
-            <Group><Button variant="light" onClick={() => void showPreview()} disabled={!parsed.success}>Preview messages</Button></Group>
+            <Group><Button variant="default" onClick={() => void showPreview()} disabled={!parsed.success}>Preview messages</Button></Group>
             {preview && (
               <Card withBorder aria-label="message preview">
                 <Text size="sm" fw={600}>Subject: {preview.email.subject}</Text>

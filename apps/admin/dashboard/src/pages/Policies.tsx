@@ -73,9 +73,9 @@ export default function Policies() {
           <Text size="sm">Evaluate the draft above against a past activity: nothing is written.</Text>
           <Group align="end">
             <Select label="Past activity" searchable w={480} value={activityId} onChange={setActivityId}
-              data={(past.data?.activities ?? []).map((a) => ({ value: a.id, label: `${a.type.replace('ACTIVITY_TYPE_', '')} · ${a.status.replace('ACTIVITY_STATUS_', '')} · ${a.id.slice(0, 8)}` }))} />
+              data={(past.data?.activities ?? []).map((a) => ({ value: a.id, label: `${a.type.replace('ACTIVITY_TYPE_', '')} · ${a.status.replace('ACTIVITY_STATUS_', '')} · …${a.id.slice(-12)}` }))} />
             <Checkbox label="with the current policies" checked={withCurrent} onChange={(e) => setWithCurrent(e.currentTarget.checked)} />
-            <Button variant="light" onClick={() => void dryRun()} disabled={!activityId || !check?.condition.ok || !check?.consensus.ok}>Dry run</Button>
+            <Button variant="default" onClick={() => void dryRun()} disabled={!activityId || !check?.condition.ok || !check?.consensus.ok}>Dry run</Button>
           </Group>
           {explained && (
             <Stack gap="xs" aria-label="dry run result">
