@@ -65,6 +65,8 @@ beforeAll(async () => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   anvil = await startAnvil();
   latchkey = await startLatchkey({
+    // A wait for readiness on a loaded machine, not a speed assertion.
+    timeoutMs: 240_000,
     env: { LATCHKEY_EVM_RPC_URLS: anvil.rpcUrlsEnv, LATCHKEY_WEBHOOK_ALLOW_INSECURE_URLS: 'true', LATCHKEY_WEBHOOK_RETRY_BASE_MS: '20', LATCHKEY_WEBHOOK_POLL_MS: '200' },
   });
   e2e = policyE2e(latchkey);
@@ -79,8 +81,15 @@ beforeAll(async () => {
   sender = wallet.addresses[0]!;
   await anvil.setBalance(sender, 10n ** 18n);
   const deploy = await anvil.rpc<string>('eth_sendTransaction', [{ from: ANVIL_DEV, data: REVERTER_INIT }]);
-  reverter = (await receipt(deploy)).contractAddress!;
-}, 180_000);
+  // anvil mines at once, but a loaded machine may answer the receipt a moment later.
+  for (let r = await receipt(deploy); ; r = await receipt(deploy)) {
+    if (r) {
+      reverter = r.contractAddress!;
+      break;
+    }
+    await new Promise((res) => setTimeout(res, 100));
+  }
+}, 300_000);
 
 afterAll(async () => {
   await latchkey?.stop();
