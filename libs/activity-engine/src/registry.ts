@@ -21,6 +21,7 @@ import { WEBHOOKS_ACTIVITIES } from './activities/webhooks/index.js';
 import { AUTH_PROXY_ACTIVITIES } from './activities/auth-proxy/index.js';
 import { IP_ALLOWLISTS_ACTIVITIES } from './activities/ip-allowlists/index.js';
 import { SESSION_PROFILES_ACTIVITIES } from './activities/session-profiles/index.js';
+import { MFA_POLICIES_ACTIVITIES } from './activities/mfa-policies/index.js';
 import { TVC_ACTIVITIES } from './activities/tvc/index.js';
 import { SMART_CONTRACT_INTERFACES_ACTIVITIES } from './activities/smart-contract-interfaces/index.js';
 import { SECRETS_ACTIVITIES } from './activities/secrets/index.js';
@@ -43,6 +44,7 @@ export const ACTIVITY_DEFINITIONS: readonly TAnyActivityDefinition[] = [
   ...AUTH_PROXY_ACTIVITIES,
   ...IP_ALLOWLISTS_ACTIVITIES,
   ...SESSION_PROFILES_ACTIVITIES,
+  ...MFA_POLICIES_ACTIVITIES,
   ...TVC_ACTIVITIES,
   ...SMART_CONTRACT_INTERFACES_ACTIVITIES,
   ...SECRETS_ACTIVITIES,

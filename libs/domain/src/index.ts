@@ -19,6 +19,7 @@ export * from './activities/webhooks.js';
 export * from './activities/auth-proxy.js';
 export * from './activities/ip-allowlists.js';
 export * from './activities/session-profiles.js';
+export * from './activities/mfa-policies.js';
 export * from './activities/smart-contract-interfaces.js';
 export * from './activities/tvc.js';
 export * from './image-reference.js';

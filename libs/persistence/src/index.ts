@@ -22,6 +22,7 @@ export type { TAuthProxyConfigRow, TAuthProxyEnable } from './repositories/auth-
 export type { TIpAllowlistRow, TIpAllowlistRule } from './repositories/ip-allowlist-repository.js';
 export type { TSmartContractInterfaceRow } from './repositories/smart-contract-interface-repository.js';
 export type { TReadOnlySessionRow, TSessionProfileRow } from './repositories/session-profile-repository.js';
+export type { TActivityMfaRow, TMfaPolicyRow, TMfaSatisfiedRow, TMfaStepRow } from './repositories/mfa-policy-repository.js';
 export type { TTvcAppRow, TTvcApprovalRow, TTvcDeploymentRow, TTvcManifestRow, TTvcOperatorRow, TTvcOperatorSetRow } from './repositories/tvc-repository.js';
 export type { TSecretMetadataRow, TSecretRow, TSecretStaticProperty } from './repositories/secret-repository.js';
 export type { TInvitationRow } from './repositories/invitation-repository.js';

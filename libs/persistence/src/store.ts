@@ -22,6 +22,7 @@ import { authProxyConfigRepository } from './repositories/auth-proxy-config-repo
 import { ipAllowlistRepository } from './repositories/ip-allowlist-repository.js';
 import { smartContractInterfaceRepository } from './repositories/smart-contract-interface-repository.js';
 import { sessionProfileRepository } from './repositories/session-profile-repository.js';
+import { mfaPolicyRepository } from './repositories/mfa-policy-repository.js';
 import { tvcRepository } from './repositories/tvc-repository.js';
 import { secretRepository } from './repositories/secret-repository.js';
 import { invitationRepository } from './repositories/invitation-repository.js';
@@ -48,6 +49,7 @@ function bindRepositories(db: TDb, sql?: TSql) {
     ipAllowlists: ipAllowlistRepository(db),
     smartContractInterfaces: smartContractInterfaceRepository(db),
     sessionProfiles: sessionProfileRepository(db),
+    mfaPolicies: mfaPolicyRepository(db),
     tvc: tvcRepository(db),
     secrets: secretRepository(db),
     invitations: invitationRepository(db),
@@ -74,8 +76,9 @@ export const CHANGE_CHANNEL = 'latchkey_changes';
  * `credential-added`: a key now exists that a process may have refused (and remembered refusing)
  * before; only the remembered refusals are dropped.
  * `ip-allowlist`: an organization's IP allowlists changed (key: the organization id).
+ * `mfa-policy`: an organization's MFA policies changed (key: the organization id).
  */
-export type TChangeTopic = 'credential' | 'credential-added' | 'organization' | 'user' | 'signer' | 'ip-allowlist';
+export type TChangeTopic = 'credential' | 'credential-added' | 'organization' | 'user' | 'signer' | 'ip-allowlist' | 'mfa-policy';
 
 /**
  * `sql` (TDatabase.sql) lets the hot statements outside transactions skip Prisma; without it every

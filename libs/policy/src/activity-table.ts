@@ -177,6 +177,12 @@ const LATCHKEY_KINDS: typeof KINDS = [
   // read-only session is a session of one's own, as CREATE_READ_WRITE_SESSION is (AUTH).
   ['CREATE_SESSION_PROFILE', 'CONFIG', 'CREATE'],
   ['CREATE_READ_ONLY_SESSION', 'AUTH', 'CREATE'],
+  // MFA policies (issue 16 §3): the docs' kinds table lists them without a row. They are
+  // policies — they decide when a user's activities wait — so they take the POLICY resource, and
+  // whoever may write the organization's policies may write them.
+  ['CREATE_MFA_POLICY', 'POLICY', 'CREATE'],
+  ['UPDATE_MFA_POLICY', 'POLICY', 'UPDATE'],
+  ['DELETE_MFA_POLICY', 'POLICY', 'DELETE'],
 ];
 
 function buildTable(): Readonly<Record<string, TActivityPolicyEntry>> {
@@ -199,8 +205,8 @@ function buildTable(): Readonly<Record<string, TActivityPolicyEntry>> {
 export const ACTIVITY_POLICY_TABLE: Readonly<Record<string, TActivityPolicyEntry>> = buildTable();
 
 /**
- * Kinds the docs' kinds table lists without a resource/action row (Spark, swaps, fiat on-ramp,
- * MFA policies; gas usage and session profiles, which Latchkey performs, have their rows above). Latchkey performs none of them; listed so a reader
+ * Kinds the docs' kinds table lists without a resource/action row (Spark, swaps, fiat on-ramp;
+ * gas usage, session profiles and MFA policies, which Latchkey performs, have their rows above). Latchkey performs none of them; listed so a reader
  * knows their absence from `ACTIVITY_POLICY_TABLE` is the docs', not an oversight.
  */
 export const KINDS_WITHOUT_DOCUMENTED_RESOURCE: readonly string[] = [
@@ -214,9 +220,6 @@ export const KINDS_WITHOUT_DOCUMENTED_RESOURCE: readonly string[] = [
   'CREATE_FIAT_ON_RAMP_CREDENTIAL',
   'DELETE_FIAT_ON_RAMP_CREDENTIAL',
   'UPDATE_FIAT_ON_RAMP_CREDENTIAL',
-  'CREATE_MFA_POLICY',
-  'UPDATE_MFA_POLICY',
-  'DELETE_MFA_POLICY',
 ];
 
 /**

@@ -40,12 +40,6 @@ const NOT_SERVED: Record<string, string> = {
   ),
   ...Object.fromEntries(['getAppProofs', 'getAppStatus', 'getBootProof', 'getLatestBootProof'].map((m) => [m, ENCLAVE])),
   solSendTransaction: 'needs a Solana RPC and its broadcaster; eth_send_transaction is the one send Latchkey runs (issue 15)',
-  createMfaPolicy: 'MFA policies (issue 16 §3): not built yet',
-  updateMfaPolicy: 'MFA policies (issue 16 §3): not built yet',
-  deleteMfaPolicy: 'MFA policies (issue 16 §3): not built yet',
-  getMfaPolicy: 'MFA policies (issue 16 §3): not built yet',
-  getMfaPolicies: 'MFA policies (issue 16 §3): not built yet',
-  getMfaStatus: 'MFA policies (issue 16 §3): not built yet',
   ethUndelegate7702: 'EIP-7702 undelegation (issue 15): not built yet',
   getNonces: 'gas-station nonces (issue 15): not built yet',
 };

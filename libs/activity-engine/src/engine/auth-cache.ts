@@ -15,7 +15,7 @@
  * that announce nothing on the feed (today: the login activities' session keys and a new
  * sub-organization's keys) stay hidden behind a miss cached before them for at most `missTtlMs`.
  */
-import type { ApiKey, Organization, RootQuorumMember, TAccountKeySource, TIpAllowlistRow, TSigningKeyRow, TStore, User } from '@latchkey/persistence';
+import type { ApiKey, Organization, RootQuorumMember, TAccountKeySource, TIpAllowlistRow, TMfaPolicyRow, TSigningKeyRow, TStore, User } from '@latchkey/persistence';
 
 export interface TAuthCacheOptions {
   ttlMs?: number;
@@ -83,6 +83,12 @@ export interface TAuthCache {
    * `ip-allowlist` topic, which set/remove_ip_allowlist announce.
    */
   ipAllowlists(organizationId: string): Promise<TIpAllowlistRow[]>;
+  /**
+   * An organization's MFA policies, every user's, in evaluation order (checked on every
+   * submission). The empty answer is cached too, so an organization without MFA policies pays a
+   * map lookup; dropped on the `mfa-policy` topic, which create/update/delete_mfa_policy announce.
+   */
+  mfaPolicies(organizationId: string): Promise<TMfaPolicyRow[]>;
   /** Handles a change-feed message (`topic:key`, or `*` for everything). */
   invalidate(message: string): void;
   /**
@@ -94,7 +100,7 @@ export interface TAuthCache {
 }
 
 /** The maps of the auth cache, as the metrics name them (the `cache` label). */
-export type TAuthCacheMap = 'organizations' | 'organization_misses' | 'api_keys' | 'api_key_misses' | 'users' | 'root_quorums' | 'signers' | 'ip_allowlists';
+export type TAuthCacheMap = 'organizations' | 'organization_misses' | 'api_keys' | 'api_key_misses' | 'users' | 'root_quorums' | 'signers' | 'ip_allowlists' | 'mfa_policies';
 
 export type TSigner = { kind: 'account'; account: TAccountKeySource } | { kind: 'private-key'; key: TSigningKeyRow };
 
@@ -117,6 +123,8 @@ export function createAuthCache(store: TStore, opts: TAuthCacheOptions = {}): TA
   const allowlists = new TtlMap<TIpAllowlistRow[]>(ttl, max, now);
   // As for misses: a read that a change overtook must not be stored over the drop.
   let allowlistGeneration = 0;
+  const mfa = new TtlMap<TMfaPolicyRow[]>(ttl, max, now);
+  let mfaGeneration = 0;
   async function apiKeys(organizationIds: string[], publicKey: string): Promise<ApiKey[]> {
     const k = `${organizationIds.join(',')}|${publicKey}`;
     const hit = keys.get(k);
@@ -134,6 +142,7 @@ export function createAuthCache(store: TStore, opts: TAuthCacheOptions = {}): TA
     root_quorums: quorums,
     signers,
     ip_allowlists: allowlists,
+    mfa_policies: mfa,
   };
   return {
     stats() {
@@ -194,8 +203,20 @@ export function createAuthCache(store: TStore, opts: TAuthCacheOptions = {}): TA
       if (generation === allowlistGeneration) allowlists.set(organizationId, lists);
       return lists;
     },
+    async mfaPolicies(organizationId) {
+      const hit = mfa.get(organizationId);
+      if (hit) return hit;
+      const generation = mfaGeneration;
+      const policies = await store.mfaPolicies.listByOrganization(organizationId);
+      if (generation === mfaGeneration) mfa.set(organizationId, policies);
+      return policies;
+    },
     invalidate(message) {
       const topic = message.split(':', 1)[0];
+      if (topic === 'mfa-policy' || topic === 'organization' || topic === 'user' || message === '*') {
+        mfa.clear();
+        mfaGeneration++;
+      }
       if (topic === 'ip-allowlist' || topic === 'organization' || message === '*') {
         allowlists.clear();
         allowlistGeneration++;

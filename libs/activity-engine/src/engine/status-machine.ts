@@ -10,6 +10,8 @@ export type TActivityEvent =
   | 'POLICY_ALLOWED'
   /** More approvals are needed before it may run. */
   | 'CONSENSUS_REQUIRED'
+  /** An MFA policy of the initiator applies: it waits for the initiator's authenticators (mfa.ts). */
+  | 'AUTHENTICATORS_REQUIRED'
   /** Enough approvals arrived. */
   | 'QUORUM_REACHED'
   /** A voter rejected it. */
@@ -41,6 +43,7 @@ export function nextStatus(from: TActivityStatus, event: TActivityEvent): TActiv
     case 'ACTIVITY_STATUS_CREATED':
       if (event === 'POLICY_ALLOWED') return 'ACTIVITY_STATUS_PENDING';
       if (event === 'CONSENSUS_REQUIRED') return 'ACTIVITY_STATUS_CONSENSUS_NEEDED';
+      if (event === 'AUTHENTICATORS_REQUIRED') return 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED';
       return refuse();
     case 'ACTIVITY_STATUS_CONSENSUS_NEEDED':
       if (event === 'QUORUM_REACHED') return 'ACTIVITY_STATUS_PENDING';
@@ -52,6 +55,7 @@ export function nextStatus(from: TActivityStatus, event: TActivityEvent): TActiv
       return refuse();
     case 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED':
       if (event === 'POLICY_ALLOWED') return 'ACTIVITY_STATUS_PENDING';
+      if (event === 'CONSENSUS_REQUIRED') return 'ACTIVITY_STATUS_CONSENSUS_NEEDED';
       if (event === 'REJECTED') return 'ACTIVITY_STATUS_REJECTED';
       return refuse();
     case 'ACTIVITY_STATUS_COMPLETED':

@@ -21,6 +21,8 @@ import { nextStatus } from './status-machine.js';
 import type { TActivityRegistry } from '../registry.js';
 import { spendAttestation } from './attestation.js';
 import { assertSubmissionInScope } from './session-scope.js';
+import { applicableMfaPolicy } from './mfa.js';
+import { mfaVoteOnActivity } from './mfa-approval.js';
 
 export interface TSubmitDeps {
   store: TStore;
@@ -38,7 +40,7 @@ export interface TSubmitDeps {
    */
   onCommitted?: (message: string) => void;
   /** Cached reads of the organization, its root quorum and signing keys (invalidated by the change feed). */
-  cache?: Pick<TAuthCache, 'organization' | 'rootQuorumMembers' | 'signer'>;
+  cache?: Pick<TAuthCache, 'organization' | 'rootQuorumMembers' | 'signer' | 'mfaPolicies'>;
 }
 
 export interface TSubmission {
@@ -127,7 +129,11 @@ export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise
   if (isVote(def)) {
     const vote = def.params.safeParse(parameters);
     if (!vote.success) throw fromZodIssues('parameters', vote.error.issues);
-    return voteOnActivity(deps, { selection: def.vote, principal: s.principal, organizationId, fingerprint: vote.data.fingerprint, message: s.raw.toString('utf8'), clientAddress: s.clientAddress });
+    const cast = { selection: def.vote, principal: s.principal, organizationId, fingerprint: vote.data.fingerprint, message: s.raw.toString('utf8'), clientAddress: s.clientAddress };
+    // An activity waiting for its initiator's authenticators takes MFA steps, not consensus votes (mfa-approval.ts).
+    const target = await deps.store.activities.findByFingerprint(organizationId, vote.data.fingerprint);
+    if (target?.status === 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED') return mfaVoteOnActivity(deps, cast);
+    return voteOnActivity(deps, cast);
   }
 
   const fingerprint = activityFingerprint(s.raw);
@@ -169,6 +175,21 @@ export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise
     (needs) => conditionContext(deps.store, request, now, def, needs),
   );
   const pending: TPending = { activityId, organizationId, type, version, params, fingerprint, principal: s.principal, status: 'ACTIVITY_STATUS_CREATED', decision, message: s.raw.toString('utf8'), clientAddress: s.clientAddress };
+
+  // MFA policies (mfa.ts): an activity the policies would let through (now or after consensus)
+  // first waits for its initiator's authenticators when one of the initiator's MFA policies
+  // applies. The organization's list comes from the cache: without MFA policies, a map lookup.
+  if (decision.outcome === 'OUTCOME_ALLOW' || decision.outcome === 'OUTCOME_REQUIRES_CONSENSUS') {
+    const mfaPolicies = cache ? await cache.mfaPolicies(organizationId) : await deps.store.mfaPolicies.listByOrganization(organizationId);
+    const mfa = mfaPolicies.length > 0 ? await applicableMfaPolicy(mfaPolicies, s.principal.userId, () => conditionContext(deps.store, request, now, def)) : undefined;
+    if (mfa) {
+      return record(deps, { ...pending, status: nextStatus(pending.status, 'AUTHENTICATORS_REQUIRED'), result: {} }, undefined, async (tx) => {
+        await spendAttestation(tx, s.principal, organizationId);
+        await tx.mfaPolicies.requireForActivity({ organizationId, activityId, mfaPolicyId: mfa.id, userId: mfa.userId, requiredMethods: mfa.requiredMethods }, now);
+        if (decision.evaluations.length > 0) await recordEvaluation(tx, organizationId, activityId, decision, now);
+      });
+    }
+  }
 
   switch (decision.outcome) {
     case 'OUTCOME_DENY_EXPLICIT':
