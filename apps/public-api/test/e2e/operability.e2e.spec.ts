@@ -174,7 +174,7 @@ describe('/openapi.json', () => {
 
   it('is a valid OpenAPI 3.1 document (the official schema, every $ref resolved)', async () => {
     const validator = new Validator();
-    const result = await validator.validate(structuredClone(doc) as unknown as object);
+    const result = await validator.validate(structuredClone(doc) as unknown as Parameters<Validator['validate']>[0]);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(validator.version).toBe('3.1');
