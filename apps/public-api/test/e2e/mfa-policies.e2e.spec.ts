@@ -180,6 +180,36 @@ describe('MFA enforcement', () => {
     expect(rootWallet.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
   });
 
+  it('sends a completed MFA on through consensus: CONSENSUS_NEEDED with the MFA approval as the first vote, then the co-approver runs it', async () => {
+    const erin = await e2e.member('erin');
+    const frank = await e2e.member('frank');
+    await root().createPolicy({
+      policyName: uniqueName('erin-keys'),
+      effect: 'EFFECT_ALLOW',
+      condition: "activity.resource == 'PRIVATE_KEY' && activity.action == 'CREATE'",
+      consensus: `approvers.any(user, user.id == '${erin.userId}') && approvers.any(user, user.id == '${frank.userId}')`,
+      notes: '',
+    });
+    await root().createMfaPolicy({ userId: erin.userId, mfaPolicyName: uniqueName('keys'), condition: "activity.resource == 'PRIVATE_KEY'", requiredAuthenticationMethods: [{ any: [{ type: 'AUTHENTICATION_TYPE_API_KEY' }] }], order: 0 });
+    const privateKeyName = uniqueName('erin-key');
+    const waiting = await e2e.sdk(erin.key).createPrivateKeys({ privateKeys: [{ privateKeyName, curve: 'CURVE_SECP256K1', addressFormats: ['ADDRESS_FORMAT_ETHEREUM'], privateKeyTags: [] }] });
+    expect(waiting.activity.status).toBe('ACTIVITY_STATUS_AUTHENTICATORS_NEEDED');
+    const { fingerprint, id: activityId } = waiting.activity;
+    // Frank cannot take Erin's MFA step, nor vote before it is done.
+    expect((await refusal(e2e.sdk(frank.key).approveActivity({ fingerprint }))).message).toContain('only that user can approve it now');
+
+    const afterMfa = await e2e.sdk(erin.key).approveActivity({ fingerprint });
+    expect(afterMfa.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    expect(afterMfa.activity.votes?.map((v) => v.userId)).toEqual([erin.userId]);
+    expect((await root().getPrivateKeys({})).privateKeys.map((k) => k.privateKeyName)).not.toContain(privateKeyName);
+
+    const done = await e2e.sdk(frank.key).approveActivity({ fingerprint });
+    expect(done.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect((await root().getPrivateKeys({})).privateKeys.map((k) => k.privateKeyName)).toContain(privateKeyName);
+    expect((await root().getMfaStatus({ activityId, userId: erin.userId })).mfaStatuses).toMatchObject([{ userId: erin.userId, satisfied: true }]);
+    expect((await root().getMfaStatus({ activityId, userId: frank.userId })).mfaStatuses).toEqual([]);
+  });
+
   it("lets the initiator cancel a waiting activity, and stops once the MFA policy is deleted", async () => {
     const walletName = uniqueName('cancelled');
     const waiting = await asAlice().createWallet({ walletName, accounts: [accountParams(0)] });
