@@ -97,13 +97,13 @@ describe('the launcher', () => {
       cleanups.push(() => db.drop());
       env['DATABASE_URL'] = db.url;
     }
-    const [api, proxy, admin, worker] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const [api, proxy, admin, workerPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     Object.assign(env, {
       LATCHKEY_HOST: '127.0.0.1',
       LATCHKEY_PUBLIC_API_PORT: String(api),
       LATCHKEY_AUTH_PROXY_PORT: String(proxy),
       LATCHKEY_ADMIN_PORT: String(admin),
-      LATCHKEY_WEBHOOK_WORKER_PORT: String(worker),
+      LATCHKEY_WEBHOOK_WORKER_PORT: String(workerPort),
       LATCHKEY_DATA_DIR: dataDir,
       LATCHKEY_LOG_LEVEL: 'info',
     });
