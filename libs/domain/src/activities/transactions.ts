@@ -11,13 +11,17 @@ import { ZIdentifierSchema } from '../common.js';
 /** Calls one V2 request may carry (sdk-types: "between 1 and 50 entries"). */
 export const MAX_SEND_TRANSACTION_CALLS = 50;
 
+const DECIMAL_UINT = /^(0|[1-9][0-9]{0,77})$/;
+
 /** A non-negative integer in decimal, as Turnkey's intents write wei, gas and nonces (at most 256 bits). */
 const uintString = (what: string) =>
   z
     .string()
     .trim()
-    .regex(/^(0|[1-9][0-9]{0,77})$/, `must be ${what} as a non-negative decimal integer string`)
-    .refine((s) => BigInt(s) < 2n ** 256n, 'must be below 2^256');
+    .regex(DECIMAL_UINT, `must be ${what} as a non-negative decimal integer string`)
+    // zod runs a refinement even after the regex failed: only a decimal string reaches BigInt (a
+    // throw there was a 500 on `"value": "x"`, found by the chaos fuzz).
+    .refine((s) => !DECIMAL_UINT.test(s) || BigInt(s) < 2n ** 256n, 'must be below 2^256');
 
 const address = z
   .string()
