@@ -32,7 +32,8 @@ export interface TTarget {
  * @param env extra platform settings (LATCHKEY_*), over the rate limits being off
  */
 export async function withTarget<T>(env: Record<string, string>, body: (t: TTarget) => Promise<T>): Promise<T> {
-  const opts = { env: { LATCHKEY_RATE_LIMIT_KEY_RPS: '0', LATCHKEY_RATE_LIMIT_IP_RPS: '0', LATCHKEY_LOG_LEVEL: process.env['CHAOS_LATCHKEY_LOG_LEVEL'] || 'error', ...env }, timeoutMs: 120_000 };
+  // The whole platform: R3 kills and R5 watches every app (the testkit runs three by default).
+  const opts = { apps: APP_NAMES, env: { LATCHKEY_RATE_LIMIT_KEY_RPS: '0', LATCHKEY_RATE_LIMIT_IP_RPS: '0', LATCHKEY_LOG_LEVEL: process.env['CHAOS_LATCHKEY_LOG_LEVEL'] || 'error', ...env }, timeoutMs: 120_000 };
   let latchkey: TLatchkey;
   try {
     latchkey = await startLatchkey(opts);
