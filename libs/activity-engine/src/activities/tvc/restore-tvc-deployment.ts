@@ -6,7 +6,7 @@
 import { AppError, RESTORE_TVC_DEPLOYMENT_ACTIVITY, ZTvcDeploymentIdIntentSchema, type TTvcDeploymentIdIntent } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { deploymentStateOf, nextDeploymentState } from './deployment-state.js';
-import { deploymentWithApp } from './tvc-shared.js';
+import { lockedDeploymentWithApp } from './tvc-shared.js';
 
 export const restoreTvcDeployment: TActivityDefinition<TTvcDeploymentIdIntent, { deploymentId: string }> = {
   ...RESTORE_TVC_DEPLOYMENT_ACTIVITY,
@@ -14,9 +14,7 @@ export const restoreTvcDeployment: TActivityDefinition<TTvcDeploymentIdIntent, {
   params: ZTvcDeploymentIdIntentSchema,
   async handle(ctx, p) {
     const tvc = ctx.tx.tvc;
-    const first = await deploymentWithApp(tvc, ctx.organizationId, p.deploymentId);
-    await tvc.lockApp(ctx.organizationId, first.app.id);
-    const { deployment, app } = await deploymentWithApp(tvc, ctx.organizationId, p.deploymentId);
+    const { deployment, app } = await lockedDeploymentWithApp(tvc, ctx.organizationId, p.deploymentId);
     if (app.deletedAt) throw new AppError('BAD_REQUEST', `app ${app.id} is deleted with its deployments; a deployment of a deleted app cannot be restored`, { field: 'deploymentId' });
     nextDeploymentState(deploymentStateOf(deployment, app), { kind: 'RESTORE', approved: deployment.approvedAt !== null });
     await tvc.setDeploymentDeleted(ctx.organizationId, deployment.id, null, ctx.now);

@@ -7,7 +7,7 @@
 import { SET_TVC_APP_LIVE_DEPLOYMENT_ACTIVITY, ZTvcDeploymentIdIntentSchema, type TTvcDeploymentIdIntent } from '@latchkey/domain';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { deploymentStateOf, nextDeploymentState } from './deployment-state.js';
-import { deploymentWithApp } from './tvc-shared.js';
+import { lockedDeploymentWithApp } from './tvc-shared.js';
 
 export const setTvcAppLiveDeployment: TActivityDefinition<TTvcDeploymentIdIntent, Record<string, never>> = {
   ...SET_TVC_APP_LIVE_DEPLOYMENT_ACTIVITY,
@@ -15,9 +15,7 @@ export const setTvcAppLiveDeployment: TActivityDefinition<TTvcDeploymentIdIntent
   params: ZTvcDeploymentIdIntentSchema,
   async handle(ctx, p) {
     const tvc = ctx.tx.tvc;
-    const first = await deploymentWithApp(tvc, ctx.organizationId, p.deploymentId);
-    await tvc.lockApp(ctx.organizationId, first.app.id);
-    const { deployment, app } = await deploymentWithApp(tvc, ctx.organizationId, p.deploymentId);
+    const { deployment, app } = await lockedDeploymentWithApp(tvc, ctx.organizationId, p.deploymentId);
     nextDeploymentState(deploymentStateOf(deployment, app), { kind: 'SET_LIVE' });
     if (app.liveDeploymentId && app.liveDeploymentId !== deployment.id) nextDeploymentState('LIVE', { kind: 'REPLACED' });
     await tvc.setLiveDeployment(ctx.organizationId, app.id, deployment.id, ctx.now);

@@ -51,6 +51,17 @@ export async function deploymentWithApp(tvc: TTvc, organizationId: string, deplo
   return { deployment, app };
 }
 
+/**
+ * The deployment and its app read under the app's row lock: found once to learn the app, the app
+ * locked, then read again, so a state change decides on rows no concurrent change can move.
+ * @throws AppError NOT_FOUND naming `deploymentId`
+ */
+export async function lockedDeploymentWithApp(tvc: TTvc, organizationId: string, deploymentId: string): Promise<{ deployment: TTvcDeploymentRow; app: TTvcAppRow }> {
+  const first = await deploymentWithApp(tvc, organizationId, deploymentId);
+  await tvc.lockApp(organizationId, first.app.id);
+  return deploymentWithApp(tvc, organizationId, deploymentId);
+}
+
 /** An app's two operator sets and every member, by id. */
 export async function operatorSetsOf(tvc: TTvc, organizationId: string, apps: readonly TTvcAppRow[]): Promise<{ sets: Map<string, TTvcOperatorSetRow>; operators: Map<string, TTvcOperatorRow> }> {
   const setIds = [...new Set(apps.flatMap((a) => [a.manifestSetId, a.shareSetId]))];
