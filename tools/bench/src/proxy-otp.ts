@@ -104,6 +104,7 @@ async function run(t: TBenchTarget, smtp: TSmtpCapture): Promise<number> {
   console.log(`mails received: ${mails}`);
   const ratio = ratios.reduce((a, b) => a + b, 0) / ratios.length;
   console.log(`proxy / direct: ${ratios.map((r) => r.toFixed(2)).join(', ')} (mean ${ratio.toFixed(2)}; goal ≥ ${GOAL_RATIO})`);
+  console.log(`BENCH_RESULT ${JSON.stringify({ bench: 'proxy-otp', date: new Date().toISOString(), machine: { ...machine, loadAvg1mAtEnd: loadAvg1m() }, settings, mails, ratios: ratios.map((r) => Number(r.toFixed(2))), ratio: Number(ratio.toFixed(2)), goalRatio: GOAL_RATIO, goalMet: ratio >= GOAL_RATIO })}`);
   return ratio >= GOAL_RATIO ? 0 : 2;
 }
 

@@ -81,6 +81,7 @@ async function main(): Promise<void> {
   console.log(`startLatchkey() from the template    p50 ${fmt(p50(ephemeral))}  (min ${fmt(Math.min(...ephemeral))}, max ${fmt(Math.max(...ephemeral))})`);
   if (cold.length) console.log(`startLatchkey() without the template p50 ${fmt(p50(cold))}  (${cold.length} runs: initdb + migrations each time)`);
   console.log(`ratio ephemeral / bare: ${ratio.toFixed(2)} (goal ≤ 1.5: ${ratio <= 1.5 ? 'met' : 'missed'})`);
+  console.log(`BENCH_RESULT ${JSON.stringify({ bench: 'testkit-start', date: new Date().toISOString(), runs, coldRuns, bareP50Ms: Math.round(p50(bare)), ephemeralP50Ms: Math.round(p50(ephemeral)), coldP50Ms: cold.length ? Math.round(p50(cold)) : null, ratio: Number(ratio.toFixed(2)), goalRatio: 1.5, goalMet: ratio <= 1.5 })}`);
 }
 
 await main();
