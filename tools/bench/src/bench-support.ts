@@ -68,6 +68,28 @@ export function median(samples: readonly number[]): number {
 /** Milliseconds rounded to 0.01 ms, for the JSON line (timer resolution is far finer). */
 export const ms = (x: number): number => Number(x.toFixed(2));
 
+/** A latency series in milliseconds: nearest-rank percentiles, the maximum and the mean. */
+export interface TLatency {
+  samples: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  meanMs: number;
+}
+
+/** @throws Error for an empty sample (see percentile). */
+export function summariseLatency(samples: readonly number[]): TLatency {
+  return {
+    samples: samples.length,
+    p50Ms: ms(percentile(samples, 50)),
+    p90Ms: ms(percentile(samples, 90)),
+    p99Ms: ms(percentile(samples, 99)),
+    maxMs: ms(Math.max(...samples)),
+    meanMs: ms(samples.reduce((a, b) => a + b, 0) / samples.length),
+  };
+}
+
 /** Prints rows as aligned columns: the first left-aligned, the others right-aligned. */
 export function printTable(rows: string[][]): void {
   const widths = (rows[0] ?? []).map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
