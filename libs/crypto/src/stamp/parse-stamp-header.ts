@@ -4,7 +4,7 @@
  * per-scheme verifiers.
  */
 import { StampError } from '../errors.js';
-import { decodeBase64Any, decodeHex, decodeUtf8 } from '../encoding.js';
+import { decodeBase64Any, decodeUtf8, isHex } from '../encoding.js';
 import type { TApiKeyStamp } from './api-key-stamp.types.js';
 
 /**
@@ -25,7 +25,7 @@ function requireHexField(json: Record<string, unknown>, field: 'publicKey' | 'si
   if (value.length === 0) {
     throw malformed(`"${field}" is empty`);
   }
-  if (!decodeHex(value)) {
+  if (!isHex(value)) {
     throw malformed(`"${field}" must be an even-length hex string`);
   }
   return value.toLowerCase();
