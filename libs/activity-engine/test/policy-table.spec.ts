@@ -12,7 +12,7 @@ import { createActivityRegistry, policyEntryOf } from '../src/registry.js';
 
 describe('ACTIVITY_POLICY_TABLE', () => {
   it('maps every version of a kind to one resource and action', () => {
-    // 87 rows of the docs' breakdown table, expanded to 118 types by the kinds table, plus Latchkey's fifteen below.
+    // 87 rows of the docs' breakdown table, expanded to 118 types by the kinds table, plus Latchkey's seventeen below (one an alias).
     const docs = (resource: string, action: string, kind: string) => ({ resource, action, kind, source: 'docs' });
     expect(ACTIVITY_POLICY_TABLE['ACTIVITY_TYPE_SIGN_TRANSACTION']).toEqual(docs('PRIVATE_KEY', 'SIGN', 'SIGN_TRANSACTION'));
     expect(ACTIVITY_POLICY_TABLE['ACTIVITY_TYPE_SIGN_TRANSACTION_V2']).toEqual(docs('PRIVATE_KEY', 'SIGN', 'SIGN_TRANSACTION'));
@@ -20,7 +20,7 @@ describe('ACTIVITY_POLICY_TABLE', () => {
     expect(ACTIVITY_POLICY_TABLE['ACTIVITY_TYPE_STAMP_LOGIN']).toEqual(docs('AUTH', 'CREATE', 'STAMP_LOGIN'));
     expect(ACTIVITY_POLICY_TABLE['ACTIVITY_TYPE_VERIFY_OTP']).toEqual(docs('OTP', 'VERIFY', 'VERIFY_OTP'));
     expect(ACTIVITY_POLICY_TABLE['ACTIVITY_TYPE_RE_ENCRYPT_TVC_QUORUM_KEY_SHARE']).toEqual(docs('TVC_QUORUM_KEY', 'ENCRYPT', 'RE_ENCRYPT_TVC_QUORUM_KEY_SHARE'));
-    expect(Object.keys(ACTIVITY_POLICY_TABLE)).toHaveLength(133);
+    expect(Object.keys(ACTIVITY_POLICY_TABLE)).toHaveLength(135);
   });
 
   it('marks the types Latchkey adds beyond the docs', () => {
@@ -36,7 +36,14 @@ describe('ACTIVITY_POLICY_TABLE', () => {
       'ACTIVITY_TYPE_CREATE_MFA_POLICY',
       'ACTIVITY_TYPE_UPDATE_MFA_POLICY',
       'ACTIVITY_TYPE_DELETE_MFA_POLICY',
+      'ACTIVITY_TYPE_ETH_UNDELEGATE_7702',
+      'ACTIVITY_TYPE_ETH_UNDELEGATE7702',
     ]);
+  });
+
+  it('gives an alias the entry of the type it names, kind included (a policy on the kind holds under both names)', () => {
+    expect(ACTIVITY_POLICY_TABLE['ACTIVITY_TYPE_ETH_UNDELEGATE7702']).toEqual({ resource: 'PRIVATE_KEY', action: 'SIGN', kind: 'ETH_UNDELEGATE_7702', source: 'latchkey' });
+    expect(activityKind('ACTIVITY_TYPE_ETH_UNDELEGATE7702')).toBe('ETH_UNDELEGATE_7702');
   });
 
   it('keeps root-quorum and unmapped kinds out of the table', () => {

@@ -183,7 +183,18 @@ const LATCHKEY_KINDS: typeof KINDS = [
   ['CREATE_MFA_POLICY', 'POLICY', 'CREATE'],
   ['UPDATE_MFA_POLICY', 'POLICY', 'UPDATE'],
   ['DELETE_MFA_POLICY', 'POLICY', 'DELETE'],
+  // EIP-7702 undelegation (issue 15 §2): newer than the docs' tables. It signs a transaction (and
+  // an authorization) with the account's key and sends it, as ETH_SEND_TRANSACTION does.
+  ['ETH_UNDELEGATE_7702', 'PRIVATE_KEY', 'SIGN'],
 ];
+
+/**
+ * Second names of one type: sdk-server 8.2's `ethUndelegate7702` sends `…_ETH_UNDELEGATE7702`,
+ * the swagger names `…_ETH_UNDELEGATE_7702`. The alias shares the entry, kind included, so a
+ * policy about `activity.kind == 'ETH_UNDELEGATE_7702'` cannot be stepped around by sending the
+ * other name.
+ */
+const TYPE_ALIASES: readonly (readonly [alias: string, type: string])[] = [['ACTIVITY_TYPE_ETH_UNDELEGATE7702', 'ACTIVITY_TYPE_ETH_UNDELEGATE_7702']];
 
 function buildTable(): Readonly<Record<string, TActivityPolicyEntry>> {
   const table: Record<string, TActivityPolicyEntry> = {};
@@ -198,6 +209,10 @@ function buildTable(): Readonly<Record<string, TActivityPolicyEntry>> {
   };
   add(KINDS, 'docs');
   add(LATCHKEY_KINDS, 'latchkey');
+  for (const [alias, type] of TYPE_ALIASES) {
+    if (alias in table || !(type in table)) throw new Error(`activity type alias ${alias} of ${type} is listed twice or names no type`);
+    table[alias] = table[type]!;
+  }
   return Object.freeze(table);
 }
 

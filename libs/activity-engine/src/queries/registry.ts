@@ -20,10 +20,10 @@ import { getTvcApp, getTvcDeployment, getTvcDeploymentDebugLogs, getTvcQosVersio
 import { getSmartContractInterface, listSmartContractInterfaces } from './smart-contract-interfaces.js';
 import { listSecrets } from './secrets.js';
 import { listEmailEvents } from './email-events.js';
-import { getSendTransactionStatus } from './send-transactions.js';
+import { getNonces, getSendTransactionStatus } from './send-transactions.js';
 import { getGasUsage } from './gas.js';
 
-export const QUERY_DEFINITIONS: readonly TAnyQueryDefinition[] = [whoami, getOrganization, getActivity, listActivities, listWallets, getWallet, getWalletAccount, listWalletAccounts, getPrivateKey, listPrivateKeys, listPrivateKeyTags, listSubOrgs, listVerifiedSubOrgs, getOrganizationConfigs, getAuthenticators, getAuthenticator, getOauthProviders, getPolicy, listPolicies, getPolicyEvaluations, getUser, listUsers, listUserTags, getApiKeys, getApiKey, getOauth2Credential, listOauth2Credentials, listWebhookEndpoints, getAuthProxyConfig, getIpAllowlist, getSessionProfile, getSessionProfiles, getMfaPolicy, getMfaPolicies, getMfaStatus, getTvcApp, listTvcApps, getTvcDeployment, listTvcAppDeployments, getTvcQosVersions, validateTvcImage, getTvcDeploymentDebugLogs, getSmartContractInterface, listSmartContractInterfaces, listSecrets, listEmailEvents, getSendTransactionStatus, getGasUsage];
+export const QUERY_DEFINITIONS: readonly TAnyQueryDefinition[] = [whoami, getOrganization, getActivity, listActivities, listWallets, getWallet, getWalletAccount, listWalletAccounts, getPrivateKey, listPrivateKeys, listPrivateKeyTags, listSubOrgs, listVerifiedSubOrgs, getOrganizationConfigs, getAuthenticators, getAuthenticator, getOauthProviders, getPolicy, listPolicies, getPolicyEvaluations, getUser, listUsers, listUserTags, getApiKeys, getApiKey, getOauth2Credential, listOauth2Credentials, listWebhookEndpoints, getAuthProxyConfig, getIpAllowlist, getSessionProfile, getSessionProfiles, getMfaPolicy, getMfaPolicies, getMfaStatus, getTvcApp, listTvcApps, getTvcDeployment, listTvcAppDeployments, getTvcQosVersions, validateTvcImage, getTvcDeploymentDebugLogs, getSmartContractInterface, listSmartContractInterfaces, listSecrets, listEmailEvents, getSendTransactionStatus, getNonces, getGasUsage];
 
 export function createQueryRegistry(defs: readonly TAnyQueryDefinition[] = QUERY_DEFINITIONS): (path: string) => TAnyQueryDefinition | undefined {
   const byPath = new Map(defs.map((d) => [d.path, d]));

@@ -121,3 +121,47 @@ export interface TGetSendTransactionStatusResponse {
 
 /** The event type of a status change (docs/WEBHOOKS.md). */
 export const SEND_TRANSACTION_STATUS_EVENT_TYPE = 'SEND_TRANSACTION_STATUS_UPDATES';
+
+/**
+ * `v1EthUndelegate7702Intent`: clear `from`'s EIP-7702 delegation on `caip2`. `from` is an
+ * address (as for eth_send_transaction, not a private key id); the numbers are as there.
+ */
+export const ZEthUndelegate7702IntentSchema = z.object({
+  from: address,
+  caip2: ZCaip2Eip155Schema,
+  nonce: uintString('the nonce').optional(),
+  gasLimit: uintString('gas').optional(),
+  maxFeePerGas: uintString('wei per gas').optional(),
+  maxPriorityFeePerGas: uintString('wei per gas').optional(),
+});
+export type TEthUndelegate7702Intent = z.output<typeof ZEthUndelegate7702IntentSchema>;
+
+export interface TEthUndelegate7702Result extends Record<string, unknown> {
+  sendTransactionStatusId: string;
+}
+
+/**
+ * Wire names of `eth_undelegate_7702`: sdk-server 8.2's `ethUndelegate7702` sends
+ * `ACTIVITY_TYPE_ETH_UNDELEGATE7702`, the swagger (and @turnkey/http's types) name
+ * `ACTIVITY_TYPE_ETH_UNDELEGATE_7702`; one activity under both, as Turnkey's clients disagree.
+ */
+export const ETH_UNDELEGATE_7702_ACTIVITY = defineActivityWire('eth_undelegate_7702', [
+  { type: 'ACTIVITY_TYPE_ETH_UNDELEGATE_7702', intentKey: 'ethUndelegate7702Intent', resultKey: 'ethUndelegate7702Result' },
+  { type: 'ACTIVITY_TYPE_ETH_UNDELEGATE7702', intentKey: 'ethUndelegate7702Intent', resultKey: 'ethUndelegate7702Result' },
+]);
+
+/** `v1GetNoncesRequest`: which of the two nonces of `address` on `caip2` to read. */
+export const ZGetNoncesRequestSchema = z.object({
+  organizationId: ZIdentifierSchema,
+  address,
+  caip2: ZCaip2Eip155Schema,
+  nonce: z.boolean().optional(),
+  gasStationNonce: z.boolean().optional(),
+});
+export type TGetNoncesRequest = z.output<typeof ZGetNoncesRequestSchema>;
+
+/** `v1GetNoncesResponse`: each nonce asked for, uint64 as a decimal string. */
+export interface TGetNoncesResponse {
+  nonce?: string;
+  gasStationNonce?: string;
+}

@@ -18,7 +18,7 @@
  * 429 before anything is broadcast, and a send that was refused has no status to follow.
  * Sponsored sends (`sponsor: true`) are `send-sponsored.ts`; multi-call batches are refused (400).
  */
-import { EvmRpcError, decodeRevertReason, encodeEip1559Unsigned, ethereumAddress, ethereumTransactionHash, newId, rpcQuantity, signEthereumTransaction, toRpcQuantity, type TEvmRpc } from '@latchkey/crypto';
+import { EvmRpcError, decodeRevertReason, encodeEip1559Unsigned, ethereumAddress, ethereumTransactionHash, newId, rpcQuantity, signEthereumTransaction, toRpcQuantity } from '@latchkey/crypto';
 import {
   AppError,
   ETH_SEND_TRANSACTION_ACTIVITY,
@@ -32,17 +32,8 @@ import { exposeParams } from '@latchkey/policy';
 import type { TActivityDefinition } from '../../engine/activity-definition.js';
 import { signerFacts } from '../../engine/policy-context.js';
 import { withSigningKey } from '../../keys/resolve-signer.js';
-import { evmChainOf, signingRefusal } from './evm-chain.js';
+import { evmChainOf, nodeFailure, signingRefusal } from './evm-chain.js';
 import { sendSponsored } from './send-sponsored.js';
-
-/** A node's refusal → the activity's failure (400), its message kept; unreachable → 503. */
-function nodeFailure(rpc: TEvmRpc, what: string, e: unknown): never {
-  if (e instanceof EvmRpcError) {
-    if (e.code === undefined) throw new AppError('UNAVAILABLE', `${what}: ${e.message}`, { caip2: rpc.caip2 });
-    throw new AppError('BAD_REQUEST', `${what}: the ${rpc.caip2} node refused: ${e.message}`, { caip2: rpc.caip2, rpcCode: e.code });
-  }
-  throw e;
-}
 
 /** The revert an eth_estimateGas / eth_call error carries, if it is one (JSON-RPC code 3, or "execution reverted"). */
 export function revertOf(e: unknown): TSendError | undefined {

@@ -39,7 +39,7 @@ import type { TActivityContext } from '../../engine/activity-definition.js';
 import { gasWindowsOf, weiToUsdMicros } from '../../engine/gas-window.js';
 import { withGasRelayerKey } from '../../keys/gas-relayer.js';
 import { withSigningKey } from '../../keys/resolve-signer.js';
-import { signingRefusal } from './evm-chain.js';
+import { fillFees, signingRefusal } from './evm-chain.js';
 
 /** How long a signed sponsored call stays valid when the caller gives no deadline. */
 const DEFAULT_DEADLINE_SECONDS = 600n;
@@ -52,14 +52,6 @@ export interface TSendHelpers {
 }
 
 const hex = (b: Uint8Array) => toRpcQuantity(b.length === 0 ? 0n : BigInt(`0x${Buffer.from(b).toString('hex')}`));
-
-/** The fees of a transaction the relayer sends: the caller's, else twice the base fee plus the node's tip. */
-async function fees(rpc: TEvmRpc, p: TEthSendTransactionIntent): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
-  const tip = p.maxPriorityFeePerGas !== undefined ? BigInt(p.maxPriorityFeePerGas) : rpcQuantity(await rpc.call('eth_maxPriorityFeePerGas', []), 'priority fee');
-  const block = await rpc.call<{ baseFeePerGas?: string } | null>('eth_getBlockByNumber', ['latest', false]);
-  const maxFeePerGas = p.maxFeePerGas !== undefined ? BigInt(p.maxFeePerGas) : 2n * rpcQuantity(block?.baseFeePerGas ?? '0x0', 'base fee') + tip;
-  return { maxFeePerGas, maxPriorityFeePerGas: tip < maxFeePerGas ? tip : maxFeePerGas };
-}
 
 /** The relayer's next nonce: the node's pending count, past its sends still in flight. */
 async function relayerNonce(ctx: TActivityContext, rpc: TEvmRpc, caip2: string, relayer: string): Promise<bigint> {
@@ -74,7 +66,7 @@ async function ensureGasStation(ctx: TActivityContext, rpc: TEvmRpc, caip2: stri
   if ((await rpc.call<string>('eth_getCode', [station, 'latest'])) !== '0x') return station;
   const data = gasStationDeployData();
   const gasLimit = rpcQuantity(await rpc.call('eth_estimateGas', [{ from: relayer.address, to: CREATE2_DEPLOYER, data }]), 'gas estimate');
-  const unsigned = encodeEip1559Unsigned({ chainId: rpc.chainId, nonce: await relayerNonce(ctx, rpc, caip2, relayer.address), ...(await fees(rpc, p)), gasLimit, to: CREATE2_DEPLOYER, value: 0n, data });
+  const unsigned = encodeEip1559Unsigned({ chainId: rpc.chainId, nonce: await relayerNonce(ctx, rpc, caip2, relayer.address), ...(await fillFees(rpc, p)), gasLimit, to: CREATE2_DEPLOYER, value: 0n, data });
   const hash = await rpc.call<string>('eth_sendRawTransaction', [`0x${signEthereumTransaction(relayer.privateKey, unsigned)}`]);
   const until = Date.now() + DEPLOY_WAIT_MS;
   while (Date.now() < until) {
@@ -120,7 +112,7 @@ export async function sendSponsored(ctx: TActivityContext, p: TEthSendTransactio
       const calldata = encodeGasStationExecute({ to: call.to, value, data, nonce: gsNonce, deadline, signature });
       const auth = { chainId: hex(authorization[0]!), address: station, nonce: hex(authorization[2]!), yParity: hex(authorization[3]!), r: hex(authorization[4]!), s: hex(authorization[5]!) };
       const nonce = p.nonce !== undefined ? BigInt(p.nonce) : await relayerNonce(ctx, rpc, p.caip2, relayer.address);
-      const { maxFeePerGas, maxPriorityFeePerGas } = await fees(rpc, p);
+      const { maxFeePerGas, maxPriorityFeePerGas } = await fillFees(rpc, p);
       let gasLimit: bigint;
       try {
         gasLimit = p.gasLimit !== undefined ? BigInt(p.gasLimit) : rpcQuantity(await rpc.call('eth_estimateGas', [{ from: relayer.address, to: from, data: calldata, authorizationList: [auth] }]), 'gas estimate');
