@@ -252,10 +252,6 @@ export function webhookDeliveryRepository(db: TDatabase) {
      */
     async fanOut(limit: number, bodyOf: TWebhookBodyOf, newEventId: () => string): Promise<{ events: number; messages: number; unsendable: { id: string; error: string }[] } | 'busy'> {
       return db.sqlTransaction(async (tx) => {
-        // Durable even when the worker's sessions commit asynchronously (see asyncCommitUrl): event
-        // ids are made here, and a fan-out lost in a database crash after its messages were sent
-        // would be redone under new ids, which receivers could not recognise as repeats.
-        await tx.query('SET LOCAL synchronous_commit = on');
         const lock = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [FANOUT_LOCK_KEY], 'webhook_fanout_lock');
         if (!lock.rows[0]?.ok) return 'busy' as const;
         const events = (
@@ -314,6 +310,13 @@ export function webhookDeliveryRepository(db: TDatabase) {
           }
         }
         if (cols.org.length > 0) {
+          // Durable even when the worker's sessions commit asynchronously (see asyncCommitUrl): event
+          // ids are made here, and a fan-out lost in a database crash after its messages were sent
+          // would be redone under new ids, which receivers could not recognise as repeats. A fan-out
+          // that made no message (the common case: no endpoint subscribed) stays asynchronous: losing
+          // it only means fanning the same events out again, and it no longer costs a second disk
+          // flush per activity beside the activity's own (docs/BENCHMARKS.md, signing).
+          await tx.query('SET LOCAL synchronous_commit = on');
           await tx.query(
             `INSERT INTO webhook_messages (organization_id, endpoint_id, event_id, event_type, outbox_event_id, body)
              SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bytea[])

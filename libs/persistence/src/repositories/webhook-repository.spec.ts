@@ -113,6 +113,40 @@ describe('fan-out', () => {
   });
 });
 
+describe('fan-out durability', () => {
+  /** The repository on `db`, with the text of every statement its fan-out transaction runs. */
+  const recording = () => {
+    const seen: string[] = [];
+    const recorded: TDatabase = { ...db, sqlTransaction: (work) => db.sqlTransaction((tx) => work({ query: (text, values, name) => (seen.push(text), tx.query(text, values, name)) })) };
+    return { repo: webhookDeliveryRepository(recorded), seen };
+  };
+  const SYNC = 'SET LOCAL synchronous_commit = on';
+
+  it('commits a fan-out that made messages synchronously, before their event ids can be sent', async () => {
+    await fanOutAll();
+    await org('o-sync-some');
+    await endpoint('o-sync-some');
+    await event('o-sync-some', 'act-sync-some');
+    const { repo, seen } = recording();
+    expect(await repo.fanOut(100, webhookBodyOf, () => `evt_${newId()}`)).toMatchObject({ events: 1, messages: 1 });
+    const insert = seen.findIndex((t) => t.includes('INSERT INTO webhook_messages'));
+    expect(insert).toBeGreaterThan(-1);
+    expect(seen.indexOf(SYNC)).toBeGreaterThan(-1);
+    expect(seen.indexOf(SYNC)).toBeLessThan(insert);
+  });
+
+  it('leaves a fan-out that made no message (no endpoint) to the session commit mode: no second disk flush per activity', async () => {
+    await fanOutAll();
+    await org('o-sync-none');
+    await event('o-sync-none', 'act-sync-none');
+    const { repo, seen } = recording();
+    expect(await repo.fanOut(100, webhookBodyOf, () => `evt_${newId()}`)).toMatchObject({ events: 1, messages: 0 });
+    expect(seen).not.toContain(SYNC);
+    const { rows } = await db.sql.query<{ processed: boolean }>(`SELECT processed_at IS NOT NULL AS processed FROM outbox_events WHERE organization_id = 'o-sync-none'`);
+    expect(rows).toEqual([{ processed: true }]);
+  });
+});
+
 describe('fan-out of a malformed event', () => {
   it('sets it aside with its error instead of blocking the outbox', async () => {
     await org('o-bad');
