@@ -5,7 +5,7 @@
  * headers) its `input` query parameter, with the stamp in tRPC's connection parameters.
  */
 import type { THeaders } from '@latchkey/activity-engine';
-import { createHttpServer, type TMetrics } from '@latchkey/http';
+import { createHttpServer, type THttpServerOptions, type TMetrics } from '@latchkey/http';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -21,10 +21,22 @@ export interface TAdminOptions {
   dashboardDir?: string | undefined;
   /** The process' metrics (`GET /metrics`); absent: none. */
   metrics?: TMetrics;
+  /**
+   * The public API's rate limits (LATCHKEY_RATE_LIMIT_*), per client address and per verified
+   * credential: the sign-in procedures answer strangers, so they are limited like the API.
+   */
+  rateLimits?: THttpServerOptions['rateLimits'];
+  trustedProxies?: THttpServerOptions['trustedProxies'];
 }
 
 export function buildAdmin(o: TAdminOptions): FastifyInstance {
-  const app = createHttpServer({ logger: o.logger, ready: o.services.ping, ...(o.metrics ? { metrics: o.metrics } : {}) });
+  const app = createHttpServer({
+    logger: o.logger,
+    ready: o.services.ping,
+    ...(o.metrics ? { metrics: o.metrics } : {}),
+    ...(o.rateLimits ? { rateLimits: o.rateLimits } : {}),
+    ...(o.trustedProxies ? { trustedProxies: o.trustedProxies } : {}),
+  });
   registerDashboard(app, o.dashboardDir);
   void app.register(async (scope) => {
     const trpcOptions: FastifyTRPCPluginOptions<TAdminRouter>['trpcOptions'] = {

@@ -19,6 +19,8 @@ try {
   if (!dir) logger.warn('the dashboard is not built (apps/admin/dist/dashboard): / answers 503 until `npm run build`');
   const app = buildAdmin({
     logger,
+    rateLimits: config.rateLimits,
+    trustedProxies: config.trustedProxies,
     ...(observed ? { metrics: observed.metrics } : {}),
     dashboardDir: dir,
     services: {
@@ -27,6 +29,7 @@ try {
       deliveries: webhookDeliveryRepository(platform.db),
       endpoints: platform.store.webhookEndpoints,
       signingKeys: webhookSigningKeyRepository(platform.db),
+      gas: platform.store.gas,
       explainPolicies: (input) => explainDraftPolicies({ store: platform.store, registry }, input),
       dataDir: config.dataDir,
       publicUrl: config.publicUrl,

@@ -4,9 +4,11 @@
  */
 import { activitiesRouter } from './routers/activities.router.js';
 import { authRouter } from './routers/auth.router.js';
+import { gasRouter } from './routers/gas.router.js';
 import { overviewRouter } from './routers/overview.router.js';
 import { policiesRouter } from './routers/policies.router.js';
 import { sessionRouter } from './routers/session.router.js';
+import { tvcRouter } from './routers/tvc.router.js';
 import { usersRouter } from './routers/users.router.js';
 import { walletsRouter } from './routers/wallets.router.js';
 import { webhooksRouter } from './routers/webhooks.router.js';
@@ -26,6 +28,8 @@ export const adminRouter = router({
   policies: policiesRouter,
   auth: authRouter,
   webhooks: webhooksRouter,
+  gas: gasRouter,
+  tvc: tvcRouter,
 });
 
 export type TAdminRouter = typeof adminRouter;

@@ -17,6 +17,8 @@ const PAGES = {
   policies: { label: 'Policies', Page: lazy(() => import('./pages/Policies')) },
   auth: { label: 'Auth', Page: lazy(() => import('./pages/Auth')) },
   webhooks: { label: 'Webhooks', Page: lazy(() => import('./pages/Webhooks')) },
+  gas: { label: 'Gas', Page: lazy(() => import('./pages/Gas')) },
+  tvc: { label: 'TVC', Page: lazy(() => import('./pages/Tvc')) },
 } as const;
 type TPage = keyof typeof PAGES;
 const Setup = lazy(() => import('./pages/Setup'));

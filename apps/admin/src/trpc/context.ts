@@ -5,6 +5,7 @@
  */
 import type { TDraftPolicy, TEngine, THeaders, TPolicyExplanation } from '@latchkey/activity-engine';
 import type { TAdminOverviewRepository, TStore, TWebhookDeliveryRepository, TWebhookSigningKeyRepository } from '@latchkey/persistence';
+import type { TGasReads } from '../read-models/gas-usage.js';
 
 /** The platform parts the admin app uses, so tests can build it on a real platform. */
 export interface TAdminServices {
@@ -13,6 +14,8 @@ export interface TAdminServices {
   deliveries: TWebhookDeliveryRepository;
   endpoints: TStore['webhookEndpoints'];
   signingKeys: TWebhookSigningKeyRepository;
+  /** The gas window's configuration and ledger sums (the Gas page's chart). */
+  gas: TGasReads;
   /** The policy dry run: draft policies against a stored activity (the engine's `explainDraftPolicies`). */
   explainPolicies(input: { organizationId: string; activityId: string; policies: readonly TDraftPolicy[] }): Promise<TPolicyExplanation>;
   /** Where bootstrap.json and the setup link live. */

@@ -5,7 +5,10 @@
  * passkey sign-in after signing out; a wallet's activity appearing live; a consensus activity
  * approved in the browser by a second user; the activity list filtered by sub-organization and
  * user, and a draft policy dry-run against a past activity; the auth proxy enabled with an origin that the proxy
- * then allows; a webhook endpoint added and its delivery seen in the log. Every page is checked
+ * then allows; a webhook endpoint added and its delivery seen in the log; a user signing in with a
+ * code mailed to them (read from the testkit's SMTP capture; a wrong code first), then the Gas page
+ * (usage against the window limit, charted) and the TVC page (an app, its live deployment and the
+ * operator's approval). Every page is checked
  * with axe-core (no serious or critical violation) and screenshotted into test-artifacts/
  * (not committed); with LATCHKEY_DOCS_SCREENSHOTS=1 the main pages are also written to
  * docs/admin-*.png (`npm run -w @latchkey/admin screenshots`). The first page's interactive
@@ -21,7 +24,7 @@ import { generateP256KeyPair } from '@turnkey/crypto';
 import { repoRoot, startLatchkey, type TLatchkey } from '@latchkey/testkit';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminAs, sdkAs, signIn, unique, type TKeyPair } from './admin-helpers.js';
+import { adminAs, codeFor, createTvcFixture, insertGasLedger, sdkAs, signIn, unique, type TKeyPair } from './admin-helpers.js';
 
 const CHROMIUM = [process.env['CHROMIUM_PATH'], '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p): p is string => Boolean(p) && existsSync(p!));
 if (!CHROMIUM && process.env['CI']) throw new Error('no Chromium found (apt-get install chromium): CI must run the browser tests');
@@ -233,4 +236,51 @@ describe.skipIf(!CHROMIUM)('admin dashboard in Chromium', () => {
     expect(deliveries).toBeGreaterThan(0);
     await checkPage('webhooks');
   });
+  it('signs a user in with an e-mail code (a wrong one refused first), then shows gas usage against the limit and the TVC apps and deployments', async () => {
+    const email = `${unique('operator')}@example.com`;
+    await sdkAs(latchkey, rootKey, orgId).createUsers({ users: [{ userName: unique('mailed'), userEmail: email, apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] }] });
+    const rootSession = await signIn(latchkey, rootKey, orgId);
+    const { activity } = await adminAs(latchkey, rootSession).gas.configure.mutate({
+      type: 'ACTIVITY_TYPE_UPSERT_GAS_USAGE_CONFIG',
+      timestampMs: String(Date.now()),
+      organizationId: orgId,
+      parameters: { orgWindowLimitUsd: '5', subOrgWindowLimitUsd: '1', windowDurationMinutes: '60', enabled: true },
+    });
+    expect(activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    await insertGasLedger(latchkey, orgId, [{ usd: '1.5', minutesAgo: 40 }, { usd: '2', minutesAgo: 12 }]);
+    const tvc = await createTvcFixture(sdkAs(latchkey, rootKey, orgId));
+    const admin = adminAs(latchkey, rootSession);
+    const { tvcDeployments } = await admin.tvc.deployments.query({ organizationId: orgId, appId: tvc.appId });
+    const manifest = tvcDeployments[0]!.manifest.manifest;
+    const envelope = <P>(type: string, parameters: P) => ({ type, timestampMs: String(Date.now()), organizationId: orgId, parameters });
+    await admin.tvc.approve.mutate(envelope('ACTIVITY_TYPE_CREATE_TVC_MANIFEST_APPROVALS', { manifestId: tvc.manifestId, approvals: [{ operatorId: tvc.operatorId, signature: tvc.operator.sign(manifest) }] }));
+    await admin.tvc.setLive.mutate(envelope('ACTIVITY_TYPE_UPDATE_TVC_APP_LIVE_DEPLOYMENT', { deploymentId: tvc.deploymentId }));
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByRole('button', { name: 'Send a code' }).click();
+    await page.getByText(/a 6-digit code is on its way/).waitFor();
+    const code = await codeFor(latchkey, email);
+    await page.getByLabel('Code from the e-mail').fill(code === '000000' ? '111111' : '000000');
+    await page.getByRole('button', { name: 'Sign in with the code' }).click();
+    await page.getByRole('alert').getByText('Invalid OTP code').waitFor();
+    await checkPage('sign-in-otp');
+    await page.getByLabel('Code from the e-mail').fill(code);
+    await page.getByRole('button', { name: 'Sign in with the code' }).click();
+    // Signed in: the shell is back, on the page the address names.
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+
+    await go('gas', 'Gas');
+    await page.getByTestId('gas-used').getByText('3.5 USD').waitFor();
+    await page.getByTestId('gas-limit').getByText('5 USD').waitFor();
+    await page.getByRole('img', { name: /sponsored gas used over the window/ }).locator('svg').first().waitFor();
+    await checkPage('gas');
+
+    await go('tvc', 'TVC');
+    await page.locator(`[data-tvc-app-id="${tvc.appId}"]`).getByRole('button').click();
+    const row = page.locator(`[data-tvc-deployment-id="${tvc.deploymentId}"]`);
+    await row.getByText('LIVE').waitFor();
+    await row.getByText('alice-operator').waitFor();
+    await checkPage('tvc');
+  }, 180_000);
 });

@@ -47,11 +47,26 @@ export const saveSession = (s: TSession) => tx<unknown>('readwrite', (st) => st.
 export const loadSession = () => tx<TSession | undefined>('readonly', (st) => st.get('current'));
 export const clearSession = () => tx<unknown>('readwrite', (st) => st.delete('current'));
 
+const base64Url = (text: string) => btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const signDerHex = async (keyPair: CryptoKeyPair, body: string) =>
+  toHex(p1363ToDer(new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, keyPair.privateKey, new TextEncoder().encode(body)))));
+
 /** Stamps with a session key: `X-Stamp` = base64url(JSON {publicKey, scheme, signature(DER hex)}). */
 export function sessionStamp(keyPair: CryptoKeyPair, publicKey: string): TStamp {
   return async (body) => {
-    const sig = new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, keyPair.privateKey, new TextEncoder().encode(body)));
-    const stamp = JSON.stringify({ publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature: toHex(p1363ToDer(sig)) });
-    return { stampHeaderName: 'X-Stamp', stampHeaderValue: btoa(stamp).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '') };
+    const stamp = JSON.stringify({ publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature: await signDerHex(keyPair, body) });
+    return { stampHeaderName: 'X-Stamp', stampHeaderValue: base64Url(stamp) };
+  };
+}
+
+/**
+ * Stamps with a key an e-mail code vouched for: `X-Stamp-Attested` = base64url(JSON {publicKey,
+ * scheme, signature, publicKeyAttestation}), the verification token verify_otp bound to this key.
+ * The engine accepts it for stamp_login only, which makes the key a session key.
+ */
+export function attestedStamp(keyPair: CryptoKeyPair, publicKey: string, verificationToken: string): TStamp {
+  return async (body) => {
+    const stamp = JSON.stringify({ publicKey, scheme: 'STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN', signature: await signDerHex(keyPair, body), publicKeyAttestation: verificationToken });
+    return { stampHeaderName: 'X-Stamp-Attested', stampHeaderValue: base64Url(stamp) };
   };
 }

@@ -1,12 +1,15 @@
-/** Turning a credential's stamp into a session: a fresh key, registered by stamp_login, kept in IndexedDB. */
+/**
+ * Turning a credential's stamp into a session: a fresh key (or, for the e-mail code, the key the
+ * code's verification token is bound to), registered by stamp_login, kept in IndexedDB.
+ */
 import { createAdminClient, type TStamp } from '../../../src/client/admin-client';
 import { newSessionKey, saveSession, type TSession } from './session-key';
 
 /** Session lifetime asked of stamp_login: an operator's working hour. */
 const SESSION_SECONDS = 3600;
 
-export async function signInWith(stamp: TStamp, organizationId: string): Promise<TSession> {
-  const { keyPair, publicKey } = await newSessionKey();
+export async function signInWith(stamp: TStamp, organizationId: string, key?: { keyPair: CryptoKeyPair; publicKey: string }): Promise<TSession> {
+  const { keyPair, publicKey } = key ?? (await newSessionKey());
   const client = createAdminClient({ baseUrl: '', stamp });
   const { activity } = await client.session.stampLogin.mutate({
     type: 'ACTIVITY_TYPE_STAMP_LOGIN',
