@@ -22,7 +22,8 @@ import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/t
 import { TurnkeyActivityError, TurnkeyClient, TurnkeyRequestError, createActivityPoller, type TurnkeyApiTypes } from '@turnkey/http';
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { Turnkey } from '@turnkey/sdk-server';
-import { startLatchkey, type TLatchkey } from '@latchkey/testkit';
+import type { TLatchkey } from '@latchkey/testkit';
+import { latchkeyForThisFile } from './shared-platform.js';
 import { initEccLib, networks, payments, type Network } from 'bitcoinjs-lib';
 import { computeAddress } from 'ethers';
 import { deriveAddress as xrpDeriveAddress } from 'ripple-keypairs';
@@ -211,7 +212,7 @@ let orgId: string;
 let client: TurnkeyClient;
 
 beforeAll(async () => {
-  lk = await startLatchkey({ apps: ['public-api'] });
+  lk = await latchkeyForThisFile({ apps: ['public-api'] });
   const { apiPublicKey, apiPrivateKey, organizationId } = lk.bootstrap;
   if (!apiPrivateKey) throw new Error('bootstrap.json has no apiPrivateKey: Latchkey should generate one when LATCHKEY_ROOT_API_PUBLIC_KEY is unset');
   orgId = organizationId;

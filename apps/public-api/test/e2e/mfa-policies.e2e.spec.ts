@@ -8,11 +8,12 @@
  * get_mfa_status shows the steps; an activity the condition does not match runs at once; the
  * initiator's rejection cancels a waiting one.
  */
-import { createSoftwareAuthenticator, startLatchkey, type TLatchkey, type TSoftwareAuthenticator } from '@latchkey/testkit';
+import { createSoftwareAuthenticator, type TLatchkey, type TSoftwareAuthenticator } from '@latchkey/testkit';
 import { TurnkeyServerClient } from '@turnkey/sdk-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountParams, uniqueName } from './e2e-helpers.js';
 import { policyE2e, refusal, type TMember } from './policy-e2e-helpers.js';
+import { latchkeyForThisFile } from './shared-platform.js';
 
 let latchkey: TLatchkey;
 let e2e: ReturnType<typeof policyE2e>;
@@ -33,7 +34,7 @@ const mfaPolicies = async (userId: string) => (await root().getMfaPolicies({ use
 
 beforeAll(async () => {
   // A readiness wait, not a speed assertion: the shared machine can take minutes to start it.
-  latchkey = await startLatchkey({ apps: ['public-api'], timeoutMs: 170_000 });
+  latchkey = await latchkeyForThisFile({ apps: ['public-api'], timeoutMs: 170_000 });
   e2e = policyE2e(latchkey);
   alice = await e2e.member('alice');
   phone = createSoftwareAuthenticator({ rpId: 'localhost', origin: 'http://localhost:3000' });

@@ -9,10 +9,11 @@
 import { createPublicKey, createVerify } from 'node:crypto';
 import { p256 } from '@noble/curves/nist.js';
 import type { TurnkeyApiTypes } from '@turnkey/http';
-import { startLatchkey, type TLatchkey } from '@latchkey/testkit';
+import type { TLatchkey } from '@latchkey/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest, uniqueName } from './e2e-helpers.js';
 import { policyE2e, refusal, type TKeyPair, type TMember } from './policy-e2e-helpers.js';
+import { latchkeyForThisFile } from './shared-platform.js';
 
 type TActivity = TurnkeyApiTypes['v1Activity'];
 type TVote = TurnkeyApiTypes['v1Vote'];
@@ -44,7 +45,7 @@ function verifiesStamp(publicKeyHex: string, message: string, signatureHex: stri
 }
 
 beforeAll(async () => {
-  latchkey = await startLatchkey({ apps: ['public-api'] });
+  latchkey = await latchkeyForThisFile({ apps: ['public-api'] });
   e2e = policyE2e(latchkey);
   ({ orgId, rootKey } = e2e);
 }, 120_000);

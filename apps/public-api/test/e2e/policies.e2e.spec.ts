@@ -5,11 +5,12 @@
  * fields), a 2-of-3 consensus flow, a 2-of-2 root quorum, rejections, and two approvals racing.
  */
 import { TurnkeyActivityError, createActivityPoller, type TurnkeyApiTypes } from '@turnkey/http';
-import { startLatchkey, type TLatchkey } from '@latchkey/testkit';
+import type { TLatchkey } from '@latchkey/testkit';
 import { Transaction } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountParams, uniqueName } from './e2e-helpers.js';
 import { policyE2e, refusal, type TKeyPair } from './policy-e2e-helpers.js';
+import { latchkeyForThisFile } from './shared-platform.js';
 
 type TActivity = TurnkeyApiTypes['v1Activity'];
 
@@ -28,7 +29,7 @@ async function policy(p: { effect: 'EFFECT_ALLOW' | 'EFFECT_DENY'; condition?: s
 }
 
 beforeAll(async () => {
-  latchkey = await startLatchkey({ apps: ['public-api'] });
+  latchkey = await latchkeyForThisFile({ apps: ['public-api'] });
   e2e = policyE2e(latchkey);
   ({ orgId, rootKey } = e2e);
 }, 120_000);

@@ -10,7 +10,8 @@ import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { generateP256KeyPair } from '@turnkey/crypto';
 import { TurnkeyActivityError, TurnkeyClient, TurnkeyRequestError, createActivityPoller, type TurnkeyApiTypes } from '@turnkey/http';
 import { Turnkey } from '@turnkey/sdk-server';
-import { startLatchkey, type TLatchkey } from '@latchkey/testkit';
+import type { TLatchkey } from '@latchkey/testkit';
+import { latchkeyForThisFile } from './shared-platform.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   accountParams,
@@ -38,7 +39,7 @@ let client: TurnkeyClient;
 let stamper: ApiKeyStamper;
 
 beforeAll(async () => {
-  lk = await startLatchkey({ apps: ['public-api'] });
+  lk = await latchkeyForThisFile({ apps: ['public-api'] });
   const { apiPublicKey, apiPrivateKey, organizationId } = lk.bootstrap;
   if (!apiPrivateKey) throw new Error('bootstrap.json has no apiPrivateKey: Latchkey should generate one when LATCHKEY_ROOT_API_PUBLIC_KEY is unset');
   orgId = organizationId;

@@ -11,9 +11,10 @@ import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { generateP256KeyPair } from '@turnkey/crypto';
 import { TurnkeyActivityError, TurnkeyClient, TurnkeyRequestError, createActivityPoller, type TurnkeyApiTypes } from '@turnkey/http';
 import { Turnkey } from '@turnkey/sdk-server';
-import { startLatchkey, type TLatchkey } from '@latchkey/testkit';
+import type { TLatchkey } from '@latchkey/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRecentTimestamp, rejectionOf, turnkeyErrorCodes, uniqueName } from './e2e-helpers.js';
+import { latchkeyForThisFile } from './shared-platform.js';
 
 type TActivity = TurnkeyApiTypes['v1Activity'];
 type TUserParams = TurnkeyApiTypes['v1UserParamsV4'];
@@ -26,7 +27,7 @@ let rootUserId: string;
 let client: TurnkeyClient;
 
 beforeAll(async () => {
-  lk = await startLatchkey({ apps: ['public-api'] });
+  lk = await latchkeyForThisFile({ apps: ['public-api'] });
   const { apiPublicKey, apiPrivateKey, organizationId, userId } = lk.bootstrap;
   if (!apiPrivateKey) throw new Error('bootstrap.json has no apiPrivateKey');
   orgId = organizationId;

@@ -1,0 +1,25 @@
+/**
+ * One embedded PostgreSQL for all the test files of a project (a vitest globalSetup, asked for with
+ * `sharedTestConfig(root, { testPostgres: true })`). Every file gets its own databases from
+ * `createTestDatabase()` as before; what it no longer does is run initdb and start a cluster of its
+ * own first (vitest runs each file in a fresh process, so the helper's per-process cluster was one
+ * per file). The cluster reaches the files as DATABASE_URL, which createTestDatabase() already
+ * honours; it is started only when the run has none, so a run on an external server (CI's second
+ * pass) is unchanged.
+ */
+import { rm } from 'node:fs/promises';
+import { startEmbeddedPostgres } from './libs/persistence/src/embedded/start-embedded-postgres.js';
+import { makeTestDataDir } from './libs/persistence/src/testing/test-database.js';
+
+export default async function setup(): Promise<(() => Promise<void>) | undefined> {
+  if (process.env['DATABASE_URL']) return undefined;
+  const dir = await makeTestDataDir('latchkey-vitest-pg-');
+  const pg = await startEmbeddedPostgres({ dataDir: dir });
+  // Test workers are forked after the global setup and inherit this environment.
+  process.env['DATABASE_URL'] = pg.url;
+  return async () => {
+    delete process.env['DATABASE_URL'];
+    await pg.stop();
+    await rm(dir, { recursive: true, force: true });
+  };
+}
