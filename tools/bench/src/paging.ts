@@ -176,6 +176,8 @@ interface TPlan {
   executionMs: number | null;
   sharedHit: number | null;
   sharedRead: number | null;
+  /** Rows the index handed over that the filter then dropped (other wallets' accounts, deleted ones). */
+  rowsRemovedByFilter: number;
 }
 
 /**
@@ -219,7 +221,8 @@ async function explainPages(url: string, organizationId: string, pages: TPage[],
         const m = all.match(re);
         return m ? Number(m[1]) : null;
       };
-      plans.push({ position: page.position, sql: text, plan, indexes, usesIndex, executionMs: num(/Execution Time: ([\d.]+) ms/), sharedHit: num(/shared hit=(\d+)/), sharedRead: num(/read=(\d+)/) });
+      const rowsRemovedByFilter = [...all.matchAll(/Rows Removed by Filter: (\d+)/g)].reduce((a, m) => a + Number(m[1]), 0);
+      plans.push({ position: page.position, sql: text, plan, indexes, usesIndex, executionMs: num(/Execution Time: ([\d.]+) ms/), sharedHit: num(/shared hit=(\d+)/), sharedRead: num(/read=(\d+)/), rowsRemovedByFilter });
     }
   } finally {
     pg.Client.prototype.query = original;
@@ -329,7 +332,7 @@ async function run(target: TBenchTarget, machine: ReturnType<typeof describeMach
   console.log(
     `\nratio = large / small p50, by position: ${POSITIONS.map((p) => `${p} ${ratios[p].toFixed(2)}`).join(', ')}; worst ${worst.toFixed(2)} (goal ≤ ${GOAL_RATIO}: ${worst <= GOAL_RATIO ? 'met' : 'MISSED'})`,
   );
-  console.log(`plans: ${plans.map((p) => `${p.position} ${p.usesIndex ? `index (${p.indexes.join(', ')})` : 'NO INDEX'}, ${p.executionMs} ms, shared hit ${p.sharedHit}`).join('; ')}`);
+  console.log(`plans: ${plans.map((p) => `${p.position} ${p.usesIndex ? `index (${p.indexes.join(', ')})` : 'NO INDEX'}, ${p.executionMs} ms, shared hit ${p.sharedHit}, rows removed by filter ${p.rowsRemovedByFilter}`).join('; ')}`);
   console.log(
     `BENCH_RESULT ${JSON.stringify({
       bench: 'paging',
@@ -342,7 +345,7 @@ async function run(target: TBenchTarget, machine: ReturnType<typeof describeMach
       ratios,
       ratio: worst,
       goalRatio: GOAL_RATIO,
-      plans: plans.map(({ position, indexes, usesIndex, executionMs, sharedHit, sharedRead }) => ({ position, indexes, usesIndex, executionMs, sharedHit, sharedRead })),
+      plans: plans.map(({ position, indexes, usesIndex, executionMs, sharedHit, sharedRead, rowsRemovedByFilter }) => ({ position, indexes, usesIndex, executionMs, sharedHit, sharedRead, rowsRemovedByFilter })),
       plansUseIndex,
       goalMet,
       ok: failures.length === 0,
