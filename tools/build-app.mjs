@@ -18,8 +18,14 @@ const externalDependencies = {
   },
 };
 
-/** Worker-thread scripts every app carries beside main.mjs (the engine finds them by name). */
-const WORKERS = { 'derivation-worker.mjs': join(root, 'libs/crypto/src/derivation/derivation-worker.ts') };
+/**
+ * Scripts every app carries beside main.mjs: worker threads (the engine finds them by name), and
+ * the preload the launcher starts an app early with (tools/cli/src/launcher/early-start.ts).
+ */
+const WORKERS = {
+  'derivation-worker.mjs': join(root, 'libs/crypto/src/derivation/derivation-worker.ts'),
+  'launcher-preload.mjs': join(root, 'tools/cli/src/launcher/app-preload.ts'),
+};
 
 async function bundle(projectDir) {
   const dir = resolve(projectDir);

