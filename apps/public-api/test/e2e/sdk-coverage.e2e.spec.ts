@@ -40,8 +40,6 @@ const NOT_SERVED: Record<string, string> = {
   ),
   ...Object.fromEntries(['getAppProofs', 'getAppStatus', 'getBootProof', 'getLatestBootProof'].map((m) => [m, ENCLAVE])),
   solSendTransaction: 'needs a Solana RPC and its broadcaster; eth_send_transaction is the one send Latchkey runs (issue 15)',
-  ethUndelegate7702: 'EIP-7702 undelegation (issue 15): not built yet',
-  getNonces: 'gas-station nonces (issue 15): not built yet',
 };
 
 let latchkey: TLatchkey;
