@@ -24,7 +24,7 @@ describe('ACTIVITY_POLICY_TABLE', () => {
   });
 
   it('marks the types Latchkey adds beyond the docs', () => {
-    expect(Object.entries(ACTIVITY_POLICY_TABLE).filter(([, e]) => e.source === 'latchkey').map(([t]) => t)).toEqual(['ACTIVITY_TYPE_RECOVER_USER', 'ACTIVITY_TYPE_SET_IP_ALLOWLIST', 'ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST', 'ACTIVITY_TYPE_APPROVE_TVC_DEPLOYMENT',
+    expect(Object.entries(ACTIVITY_POLICY_TABLE).filter(([, e]) => e.source === 'latchkey').map(([t]) => t)).toEqual(['ACTIVITY_TYPE_RECOVER_USER', 'ACTIVITY_TYPE_SET_IP_ALLOWLIST', 'ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST',
       'ACTIVITY_TYPE_INIT_IMPORT_SECRETS',
       'ACTIVITY_TYPE_IMPORT_SECRETS',
       'ACTIVITY_TYPE_EXPORT_SECRETS',
@@ -44,6 +44,8 @@ describe('ACTIVITY_POLICY_TABLE', () => {
   it('gives an alias the entry of the type it names, kind included (a policy on the kind holds under both names)', () => {
     expect(ACTIVITY_POLICY_TABLE['ACTIVITY_TYPE_ETH_UNDELEGATE7702']).toEqual({ resource: 'PRIVATE_KEY', action: 'SIGN', kind: 'ETH_UNDELEGATE_7702', source: 'latchkey' });
     expect(activityKind('ACTIVITY_TYPE_ETH_UNDELEGATE7702')).toBe('ETH_UNDELEGATE_7702');
+    expect(ACTIVITY_POLICY_TABLE['ACTIVITY_TYPE_APPROVE_TVC_DEPLOYMENT']).toEqual({ resource: 'TVC_DEPLOYMENT', action: 'UPDATE', kind: 'CREATE_TVC_MANIFEST_APPROVALS', source: 'docs' });
+    expect(activityKind('ACTIVITY_TYPE_APPROVE_TVC_DEPLOYMENT')).toBe('CREATE_TVC_MANIFEST_APPROVALS');
   });
 
   it('keeps root-quorum and unmapped kinds out of the table', () => {

@@ -157,9 +157,6 @@ const LATCHKEY_KINDS: typeof KINDS = [
   // IP allowlists are the organization's access configuration, as UPDATE_ALLOWED_ORIGINS is.
   ['SET_IP_ALLOWLIST', 'CONFIG', 'UPDATE'],
   ['REMOVE_IP_ALLOWLIST', 'CONFIG', 'DELETE'],
-  // The seed spec's name for CREATE_TVC_MANIFEST_APPROVALS (one activity, two type names): the
-  // same row as the docs give that type.
-  ['APPROVE_TVC_DEPLOYMENT', 'TVC_DEPLOYMENT', 'UPDATE'],
   // Opaque secrets (issue 16 §6): newer than the docs' tables; their own resource, with the
   // actions of the private keys they are imported and exported like.
   ['INIT_IMPORT_SECRETS', 'SECRET', 'IMPORT'],
@@ -190,11 +187,15 @@ const LATCHKEY_KINDS: typeof KINDS = [
 
 /**
  * Second names of one type: sdk-server 8.2's `ethUndelegate7702` sends `…_ETH_UNDELEGATE7702`,
- * the swagger names `…_ETH_UNDELEGATE_7702`. The alias shares the entry, kind included, so a
- * policy about `activity.kind == 'ETH_UNDELEGATE_7702'` cannot be stepped around by sending the
- * other name.
+ * the swagger names `…_ETH_UNDELEGATE_7702`; the seed spec calls CREATE_TVC_MANIFEST_APPROVALS
+ * `…_APPROVE_TVC_DEPLOYMENT`. An alias shares the entry, kind included, so a policy about
+ * `activity.kind == 'ETH_UNDELEGATE_7702'` (or `'CREATE_TVC_MANIFEST_APPROVALS'`) cannot be
+ * stepped around by sending the other name.
  */
-const TYPE_ALIASES: readonly (readonly [alias: string, type: string])[] = [['ACTIVITY_TYPE_ETH_UNDELEGATE7702', 'ACTIVITY_TYPE_ETH_UNDELEGATE_7702']];
+const TYPE_ALIASES: readonly (readonly [alias: string, type: string])[] = [
+  ['ACTIVITY_TYPE_ETH_UNDELEGATE7702', 'ACTIVITY_TYPE_ETH_UNDELEGATE_7702'],
+  ['ACTIVITY_TYPE_APPROVE_TVC_DEPLOYMENT', 'ACTIVITY_TYPE_CREATE_TVC_MANIFEST_APPROVALS'],
+];
 
 function buildTable(): Readonly<Record<string, TActivityPolicyEntry>> {
   const table: Record<string, TActivityPolicyEntry> = {};
