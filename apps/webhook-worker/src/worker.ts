@@ -37,6 +37,25 @@ const CHAIN_BUDGET_MS = 1_000;
 /** A run starts no attempt that could outlast its lease by less than this (clocks, the record's round trip). */
 const LEASE_MARGIN_MS = 1_000;
 const PRUNE_EVERY_MS = 3_600_000;
+/**
+ * A run's next attempt is signed while the current one is on the wire (its answer is awaited
+ * anyway), which takes the signature off the path between one answer and the next request. Used
+ * only while this fresh — the timestamp says when the attempt was made — else signed again.
+ */
+const SIGNED_AHEAD_MAX_AGE_MS = 50;
+
+/** Headers signed ahead for a run's next message. */
+interface TSignedAhead {
+  m: TClaimedWebhookMessage;
+  signer: TWebhookSigner;
+  headers: Record<string, string>;
+  at: number;
+}
+
+/** The headers of one attempt of `m`, signed for this instant. */
+function signedHeaders(m: TClaimedWebhookMessage, signer: TWebhookSigner, now: number): Record<string, string> {
+  return webhookHeaders({ signer, timestampMs: now, eventId: m.eventId, body: m.body, eventType: m.eventType, organizationId: m.organizationId });
+}
 
 type TDestinationResult = { destination: TWebhookDestination } | { failed: TAttemptResult };
 
@@ -175,6 +194,7 @@ export function createWebhookWorker(o: TWebhookWorkerOptions): TWebhookWorker {
       let entries: TRecordEntry[] = [];
       const recorded: Promise<TRecordEntry[]>[] = [];
       let destination: Promise<TDestinationResult> | undefined;
+      let ahead: TSignedAhead | undefined;
       let n = 0;
       while (n < run.length) {
         if (entries.length >= RECORD_EVERY) {
@@ -194,7 +214,27 @@ export function createWebhookWorker(o: TWebhookWorkerOptions): TWebhookWorker {
         } else {
           // Resolved and checked once per run (the URL is the same for all of it; a run lasts less than a lease).
           destination ??= resolve(m.url);
-          outcome = decideOutcome(m.attempt, await attempt(m, await destination, started + o.config.timeoutMs), o.config, Date.now(), o.random);
+          const d = await destination;
+          let result: TAttemptResult;
+          if ('failed' in d) result = d.failed;
+          else {
+            const signer = await o.signer();
+            const now = Date.now();
+            const headers = ahead?.m === m && ahead.signer === signer && now - ahead.at <= SIGNED_AHEAD_MAX_AGE_MS ? ahead.headers : signedHeaders(m, signer, now);
+            ahead = undefined;
+            // The timeout bounds the whole attempt, the name resolution of a run's first one included.
+            const sent = sender.send(d.destination, headers, m.body, { waitMs: Math.max(1, started + o.config.timeoutMs - Date.now()), timeoutMs: o.config.timeoutMs });
+            const following = run[n];
+            if (following && following.url === m.url && following.endpointActive) {
+              // After this request is written (on the next tick) and while its answer travels; skipped
+              // if the answer came first and the loop has moved on.
+              setImmediate(() => {
+                if (run[n] === following && ahead === undefined) ahead = { m: following, signer, headers: signedHeaders(following, signer, Date.now()), at: Date.now() };
+              });
+            }
+            result = await sent;
+          }
+          outcome = decideOutcome(m.attempt, result, o.config, Date.now(), o.random);
         }
         entries.push({ m, outcome, latencyMs: Date.now() - started });
         if (outcome.kind === 'retry') break;
@@ -210,17 +250,23 @@ export function createWebhookWorker(o: TWebhookWorkerOptions): TWebhookWorker {
       const then: TAfterRun = !running || !finished ? null : mayChain ? { claimNext: { leaseMs: o.config.leaseMs, runLength: RUN_LENGTH } } : { yieldNext: true };
       const { held, next } = await repo.recordRun(entries, released, then);
       if (held < entries.length) log.warn({ endpointId: run[0]!.endpointId, attempts: entries.length, held }, 'webhook claims were taken over before these attempts were recorded');
-      for (const { m, outcome, latencyMs } of [...along, ...entries]) {
-        const fields = { eventId: m.eventId, endpointId: m.endpointId, attempt: m.attempt, outcome: outcome.kind, statusCode: outcome.statusCode, latencyMs };
-        o.metrics?.attempt(outcome.kind, outcome.statusCode);
-        if (outcome.kind === 'dead') log.warn({ ...fields, error: outcome.error }, 'webhook event dead-lettered');
-        else if (outcome.kind === 'retry') {
-          log.info({ ...fields, error: outcome.error, retryInMs: outcome.retryInMs }, 'webhook delivery will be retried');
-          wakeIn(outcome.retryInMs);
-        } else log.debug(fields, 'webhook delivered');
-      }
+      const debug = log.isLevelEnabled('debug');
+      for (const e of along) reportAttempt(e, debug);
+      for (const e of entries) reportAttempt(e, debug);
       run = next;
     }
+  }
+
+  /** Counts a recorded attempt and logs it (a delivery only at debug level: fields built only then). */
+  function reportAttempt({ m, outcome, latencyMs }: TRecordEntry, debug: boolean): void {
+    o.metrics?.attempt(outcome.kind, outcome.statusCode);
+    if (outcome.kind === 'delivered' && !debug) return;
+    const fields = { eventId: m.eventId, endpointId: m.endpointId, attempt: m.attempt, outcome: outcome.kind, statusCode: outcome.statusCode, latencyMs };
+    if (outcome.kind === 'dead') log.warn({ ...fields, error: outcome.error }, 'webhook event dead-lettered');
+    else if (outcome.kind === 'retry') {
+      log.info({ ...fields, error: outcome.error, retryInMs: outcome.retryInMs }, 'webhook delivery will be retried');
+      wakeIn(outcome.retryInMs);
+    } else log.debug(fields, 'webhook delivered');
   }
 
   /** Records finished attempts of a run still going on; resolves to them (warning of claims lost). */
@@ -248,18 +294,6 @@ export function createWebhookWorker(o: TWebhookWorkerOptions): TWebhookWorker {
     } finally {
       clearTimeout(timer);
     }
-  }
-
-  /**
-   * Signs for this instant and sends to the checked address (or reports why there is none). The
-   * timeout bounds the whole attempt, the name resolution of a run's first one included, so an
-   * attempt never outlives its lease.
-   */
-  async function attempt(m: TClaimedWebhookMessage, d: TDestinationResult, deadline: number): Promise<TAttemptResult> {
-    if ('failed' in d) return d.failed;
-    const signer = await o.signer();
-    const headers = webhookHeaders({ signer, timestampMs: Date.now(), eventId: m.eventId, body: m.body, eventType: m.eventType, organizationId: m.organizationId });
-    return sender.send(d.destination, headers, m.body, { waitMs: Math.max(1, deadline - Date.now()), timeoutMs: o.config.timeoutMs });
   }
 
   return {
