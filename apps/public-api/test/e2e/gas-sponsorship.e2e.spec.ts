@@ -5,11 +5,15 @@
  * the unmodified sdk-server; sponsored eth_send_transaction — the sender's account delegates to
  * the gas station by EIP-7702 in the same type-4 transaction the relayer submits and pays for —
  * with the ledger equal to the receipts × LATCHKEY_GAS_PRICE_USD, and the window refusing a send
- * with 429 RESOURCE_EXHAUSTED until it slides past the usage.
+ * with 429 RESOURCE_EXHAUSTED until it slides past the usage. Sub-organizations: each send counts
+ * against the sub-organization and its parent; subOrgWindowLimitUsd bounds each, orgWindowLimitUsd
+ * their sum; concurrent sends reserve their worst case, so they cannot overshoot the window.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
+import { generateP256KeyPair } from '@turnkey/crypto';
+import { Turnkey } from '@turnkey/sdk-server';
 import { repoRoot, startAnvil, startLatchkey, type TAnvil, type TLatchkey } from '@latchkey/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountParams, rawRequest, uniqueName, type TRawResponse } from './e2e-helpers.js';
@@ -38,6 +42,7 @@ const receipt = (hash: string) => anvil.rpc<TReceipt>('eth_getTransactionReceipt
 
 /** ceil(wei × 2000.5 / 10^18) in micro-dollars: the ledger's rule, computed independently. */
 const usdMicrosOf = (wei: bigint): bigint => (wei * 20005n + 10n ** 13n - 1n) / 10n ** 13n;
+const micros = (usd: string) => BigInt(usd.split('.')[0]!) * 1_000_000n + BigInt((usd.split('.')[1] ?? '').padEnd(6, '0'));
 const formatUsd = (m: bigint): string => {
   const frac = (m % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '');
   return `${m / 1_000_000n}${frac ? `.${frac}` : ''}`;
@@ -140,7 +145,6 @@ describe('sponsored sends', () => {
   it('a send that would exceed the window is refused with 429 RESOURCE_EXHAUSTED naming the limit and the usage, nothing broadcast; it goes through once the window has slid past', async () => {
     const { usageUsd } = await sdk().getGasUsage({});
     const target = [{ to: '0x00000000000000000000000000000000000000d2' }];
-    const micros = (usd: string) => BigInt(usd.split('.')[0]!) * 1_000_000n + BigInt((usd.split('.')[1] ?? '').padEnd(6, '0'));
     // A limit equal to the usage: any send's worst case is too much. The refusal says what it may cost.
     expect((await upsertGasConfig({ orgWindowLimitUsd: usageUsd, subOrgWindowLimitUsd: '5', windowDurationMinutes: '1' })).status).toBe(200);
     const probe = await refusal(sdk().ethSendTransaction({ from: sender, caip2: LOCAL, sponsor: true, calls: target }));
@@ -162,5 +166,119 @@ describe('sponsored sends', () => {
     await new Promise((r) => setTimeout(r, 61_000));
     expect((await sdk().getGasUsage({})).usageUsd).toBe('0');
     await expect(sponsoredSend(target)).resolves.toMatchObject({ txStatus: 'INCLUDED' });
+  }, 120_000);
+});
+
+
+describe('sub-organizations', () => {
+  type TSub = { id: string; sender: string; sdk: ReturnType<Turnkey['apiClient']> };
+  let a: TSub;
+  let b: TSub;
+  const paid = new Map<string, bigint>();
+  const relayerNonce = () => anvil.rpc<string>('eth_getTransactionCount', [relayer, 'pending']);
+
+  /** A sub-organization created with the sdk-server, its root user's API key and an Ethereum wallet. */
+  async function subOrganization(name: string): Promise<TSub> {
+    const key = generateP256KeyPair();
+    const created = await sdk().createSubOrganization({
+      subOrganizationName: uniqueName(name),
+      rootQuorumThreshold: 1,
+      rootUsers: [{ userName: 'Owner', apiKeys: [{ apiKeyName: 'k', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [] }],
+      wallet: { walletName: uniqueName('w'), accounts: [accountParams(0)] },
+    });
+    const client = new Turnkey({ apiBaseUrl: latchkey.baseUrl, apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey, defaultOrganizationId: created.subOrganizationId, activityPoller: { intervalMs: 20, numRetries: 0 } }).apiClient();
+    return { id: created.subOrganizationId, sender: created.wallet!.addresses[0]!, sdk: client };
+  }
+
+  async function subSend(sub: TSub, to: string) {
+    const { sendTransactionStatusId } = await sub.sdk.ethSendTransaction({ from: sub.sender, caip2: LOCAL, sponsor: true, calls: [{ to }] });
+    return sub.sdk.pollTransactionStatus({ sendTransactionStatusId, pollingIntervalMs: 100, timeoutMs: 30_000 });
+  }
+
+  beforeAll(async () => {
+    [a, b] = [await subOrganization('gas-sub-a'), await subOrganization('gas-sub-b')];
+  }, 60_000);
+
+  it('a sub-organization’s sponsored send counts against it and its parent: each get_gas_usage equals its receipts × the price', async () => {
+    // A long window, so nothing slides out during the test; the parent's earlier usage comes back into it.
+    expect((await upsertGasConfig({ orgWindowLimitUsd: '100', subOrgWindowLimitUsd: '50', windowDurationMinutes: '60' })).status).toBe(200);
+    const parentBefore = micros((await sdk().getGasUsage({})).usageUsd);
+    for (const sub of [a, b]) {
+      const balance = await anvil.balance(sub.sender);
+      const status = await subSend(sub, '0x00000000000000000000000000000000000000d3');
+      expect(status.txStatus).toBe('INCLUDED');
+      const r = await receipt(status.eth!.txHash!);
+      expect(r).toMatchObject({ status: '0x1', type: '0x4', from: relayer.toLowerCase(), to: sub.sender.toLowerCase() });
+      expect(await anvil.balance(sub.sender)).toBe(balance);
+      paid.set(sub.id, BigInt(r.gasUsed) * BigInt(r.effectiveGasPrice));
+    }
+    const [usageA, usageB] = [usdMicrosOf(paid.get(a.id)!), usdMicrosOf(paid.get(b.id)!)];
+    expect(usageA).toBeGreaterThan(0n);
+    expect(await a.sdk.getGasUsage({})).toEqual({ windowDurationMinutes: 60, windowLimitUsd: '50', usageUsd: formatUsd(usageA) });
+    expect(await b.sdk.getGasUsage({})).toEqual({ windowDurationMinutes: 60, windowLimitUsd: '50', usageUsd: formatUsd(usageB) });
+    expect(await sdk().getGasUsage({})).toEqual({ windowDurationMinutes: 60, windowLimitUsd: '100', usageUsd: formatUsd(parentBefore + usageA + usageB) });
+  }, 90_000);
+
+  it('the parent’s orgWindowLimitUsd bounds the sum of its sub-organizations’ usage: a send well within the sub-organization’s limit is refused (429) naming the parent’s, nothing broadcast', async () => {
+    const { usageUsd: parentUsage } = await sdk().getGasUsage({});
+    const { usageUsd: subUsage } = await a.sdk.getGasUsage({});
+    // The parent's usage is A's, B's and its own: A alone is far below both limits set here.
+    expect(micros(parentUsage)).toBeGreaterThan(micros(subUsage));
+    expect((await upsertGasConfig({ orgWindowLimitUsd: parentUsage, subOrgWindowLimitUsd: '50', windowDurationMinutes: '60' })).status).toBe(200);
+    const nonce = await relayerNonce();
+    const refused = await refusal(a.sdk.ethSendTransaction({ from: a.sender, caip2: LOCAL, sponsor: true, calls: [{ to: '0x00000000000000000000000000000000000000d4' }] }));
+    expect(refused.code).toBe(8);
+    expect(refused.message).toContain(`gas window exhausted: organization ${e2e.orgId} has used ${parentUsage} USD of its ${parentUsage} USD limit over the last 60 minutes`);
+    expect(await relayerNonce()).toBe(nonce);
+    expect((await a.sdk.getGasUsage({})).usageUsd).toBe(subUsage);
+  });
+
+  it('subOrgWindowLimitUsd bounds each sub-organization: A at its limit is refused (429) naming A, B still sends', async () => {
+    const { usageUsd: subUsage } = await a.sdk.getGasUsage({});
+    expect((await upsertGasConfig({ orgWindowLimitUsd: '100', subOrgWindowLimitUsd: subUsage, windowDurationMinutes: '60' })).status).toBe(200);
+    const nonce = await relayerNonce();
+    const refused = await refusal(a.sdk.ethSendTransaction({ from: a.sender, caip2: LOCAL, sponsor: true, calls: [{ to: '0x00000000000000000000000000000000000000d5' }] }));
+    expect(refused.code).toBe(8);
+    expect(refused.message).toContain(`gas window exhausted: organization ${a.id} has used ${subUsage} USD of its ${subUsage} USD limit over the last 60 minutes`);
+    expect(await relayerNonce()).toBe(nonce);
+    // B's own usage is its one send: with the limit raised above it by a worst case, B sends.
+    const maxCost = micros(/may cost up to ([0-9.]+) USD/.exec(refused.message)![1]!);
+    const limitB = formatUsd(micros((await b.sdk.getGasUsage({})).usageUsd) + maxCost * 2n);
+    expect((await upsertGasConfig({ orgWindowLimitUsd: '100', subOrgWindowLimitUsd: limitB, windowDurationMinutes: '60' })).status).toBe(200);
+    await expect(subSend(b, '0x00000000000000000000000000000000000000d5')).resolves.toMatchObject({ txStatus: 'INCLUDED' });
+  }, 60_000);
+
+  it('concurrent sends cannot overshoot the window: each reserves its worst case under the lock, those that do not fit get 429, nothing of theirs broadcast, and the usage stays within the limit', async () => {
+    expect((await upsertGasConfig({ orgWindowLimitUsd: '100', subOrgWindowLimitUsd: (await a.sdk.getGasUsage({})).usageUsd, windowDurationMinutes: '60' })).status).toBe(200);
+    const probe = await refusal(a.sdk.ethSendTransaction({ from: a.sender, caip2: LOCAL, sponsor: true, calls: [{ to: '0x00000000000000000000000000000000000000d6' }] }));
+    const maxCost = micros(/may cost up to ([0-9.]+) USD/.exec(probe.message)![1]!);
+    const before = micros((await a.sdk.getGasUsage({})).usageUsd);
+    const parentBefore = micros((await sdk().getGasUsage({})).usageUsd);
+    // Room for one and a half worst cases; eight sends would use several times that if all went.
+    const limit = formatUsd(before + (maxCost * 3n) / 2n);
+    expect((await upsertGasConfig({ orgWindowLimitUsd: '100', subOrgWindowLimitUsd: limit, windowDurationMinutes: '60' })).status).toBe(200);
+    const nonce = BigInt(await relayerNonce());
+    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => subSend(a, '0x00000000000000000000000000000000000000d6')));
+    const sent = outcomes.filter((o) => o.status === 'fulfilled');
+    const refused = await Promise.all(outcomes.filter((o) => o.status === 'rejected').map((o) => refusal(Promise.reject(o.reason))));
+    expect(sent.length).toBeGreaterThanOrEqual(1);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    expect(sent.length + refused.length).toBe(8);
+    for (const r of refused) {
+      expect(r.code).toBe(8);
+      expect(r.message).toContain(`gas window exhausted: organization ${a.id}`);
+    }
+    let spent = 0n;
+    for (const o of sent) {
+      expect(o.value.txStatus).toBe('INCLUDED');
+      const r = await receipt(o.value.eth!.txHash!);
+      spent += usdMicrosOf(BigInt(r.gasUsed) * BigInt(r.effectiveGasPrice));
+    }
+    // Only the sends that fit were broadcast; the ledger is their receipts, within the limit, for A and its parent.
+    expect(BigInt(await relayerNonce()) - nonce).toBe(BigInt(sent.length));
+    const after = micros((await a.sdk.getGasUsage({})).usageUsd);
+    expect(after).toBe(before + spent);
+    expect(after).toBeLessThanOrEqual(micros(limit));
+    expect(micros((await sdk().getGasUsage({})).usageUsd)).toBe(parentBefore + spent);
   }, 120_000);
 });

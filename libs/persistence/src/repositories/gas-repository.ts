@@ -54,7 +54,7 @@ export function gasRepository(db: TDb) {
       );
       return rows[0]!.id;
     },
-    /** The organization's sponsored gas over the last `minutes`, in micro-dollars. */
+    /** The organization's sponsored gas over the last `minutes` (open reservations included), in micro-dollars. */
     async usageMicros(organizationId: string, minutes: number): Promise<bigint> {
       const rows = await db.$queryRawUnsafe<{ m: string }[]>(
         `SELECT (coalesce(sum(usage_usd), 0) * 1000000)::numeric(40,0)::text AS m FROM gas_ledger_entries
@@ -63,6 +63,31 @@ export function gasRepository(db: TDb) {
         minutes,
       );
       return micros(rows[0]?.m ?? '0');
+    },
+    /**
+     * Serialises the sponsored sends counted against these organizations' windows until the calling
+     * transaction ends, so a send's check (usage and open reservations) and its reservation are one
+     * step. Taken in the order given: the billing organization first, then the sub-organization.
+     */
+    async lockWindows(organizationIds: readonly string[]): Promise<void> {
+      for (const id of organizationIds) await db.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))::text`, `gas-window:${id}`);
+    },
+    /**
+     * Reserves a sponsored send's worst case in the ledger against each organization, under the
+     * send's own entry ids (`<sendId>:<organizationId>`): counted by `usageMicros` like any usage
+     * until the receipt watcher replaces it with the actual cost (or removes it, for a send that
+     * never ran). Written in the send's transaction: a refused or failed broadcast leaves nothing.
+     */
+    async reserve(sendId: string, activityId: string, organizationIds: readonly string[], amountMicros: bigint): Promise<void> {
+      for (const org of organizationIds) {
+        await db.$executeRawUnsafe(
+          `INSERT INTO gas_ledger_entries (id, organization_id, activity_id, usage_usd) VALUES ($1, $2, $3, $4::numeric)`,
+          `${sendId}:${org}`,
+          org,
+          activityId,
+          usd(amountMicros),
+        );
+      }
     },
     async relayer(): Promise<TGasRelayerRow | null> {
       const rows = await db.$queryRawUnsafe<TGasRelayerRow[]>(`SELECT address, public_key AS "publicKey", sealed_private_key AS "sealedPrivateKey" FROM gas_relayers WHERE id = 'default'`);

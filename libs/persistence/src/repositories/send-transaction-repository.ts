@@ -159,7 +159,15 @@ export async function recordSendOutcome(db: TDatabase, row: TSendRow, outcome: T
     const next = { ...row, status: outcome.status, error: outcome.error };
     await tx.query(`INSERT INTO outbox_events (organization_id, event_type, payload) VALUES ($1, $2, $3::jsonb)`, [row.organizationId, SEND_STATUS_EVENT_TYPE, JSON.stringify(sendStatusEvent(next))]);
     // A sponsored send's gas, priced, against its organization and that organization's parent:
-    // ceil to the micro-dollar, exact numeric arithmetic. A reverted send used gas too.
+    // ceil to the micro-dollar, exact numeric arithmetic. A reverted send used gas too. The entries
+    // were the send's reservation (its worst case, written with the send): the actual cost replaces
+    // it, keeping the reservation's time; a send that used no gas (dropped) releases it.
+    await tx.query(
+      `DELETE FROM gas_ledger_entries e USING send_transaction_statuses s
+       WHERE s.id = $1 AND e.id >= s.id || ':' AND e.id < s.id || ';'
+         AND NOT (s.sponsored AND s.gas_used IS NOT NULL AND s.effective_gas_price IS NOT NULL AND s.native_price_usd IS NOT NULL)`,
+      [row.id],
+    );
     await tx.query(
       `INSERT INTO gas_ledger_entries (id, organization_id, activity_id, usage_usd)
        SELECT s.id || ':' || o.org, o.org, s.activity_id, ceil(s.gas_used * s.effective_gas_price * s.native_price_usd / 1000000000000) / 1000000
@@ -169,7 +177,7 @@ export async function recordSendOutcome(db: TDatabase, row: TSendRow, outcome: T
          UNION SELECT parent_organization_id FROM organizations WHERE id = s.organization_id AND parent_organization_id IS NOT NULL
        ) o
        WHERE s.id = $1 AND s.sponsored AND s.gas_used IS NOT NULL AND s.effective_gas_price IS NOT NULL AND s.native_price_usd IS NOT NULL
-       ON CONFLICT (id) DO NOTHING`,
+       ON CONFLICT (id) DO UPDATE SET usage_usd = EXCLUDED.usage_usd`,
       [row.id],
     );
     await extra?.(tx);

@@ -10,7 +10,10 @@
  * Before anything is signed or broadcast, the send's worst-case cost (gasLimit × maxFeePerGas,
  * priced with LATCHKEY_GAS_PRICE_USD, micro-dollar bigints) must fit the organization's window
  * and, for a sub-organization, its parent's: otherwise 429 RESOURCE_EXHAUSTED naming the limit and
- * the usage. The receipt watcher records the actual cost (gasUsed × effectiveGasPrice) in the ledger.
+ * the usage. The check and the reservation of that worst case in the ledger are one step under
+ * per-organization advisory locks, so concurrent sends cannot overshoot the window; the receipt
+ * watcher replaces the reservation with the actual cost (gasUsed × effectiveGasPrice), or
+ * releases it for a send that never ran.
  */
 import {
   CREATE2_DEPLOYER,
@@ -126,9 +129,15 @@ export async function sendSponsored(ctx: TActivityContext, p: TEthSendTransactio
         );
         return { sendTransactionStatusId: id };
       }
-      // The window: the worst case must fit the organization's and its parent's, before anything is sent.
+      // The window: the worst case must fit the organization's and its parent's, before anything is
+      // sent. Check and reservation are one step: the windows are locked (billing organization
+      // first) until this transaction ends, the usage read under the lock counts the open
+      // reservations of sends in flight, and this send's worst case is reserved below, in this
+      // same transaction, so two concurrent sends cannot both spend the same room.
+      await ctx.tx.gas.lockWindows([...windows].reverse().map((w) => w.organizationId));
+      const locked = await gasWindowsOf(ctx.tx, ctx.organizationId);
       const maxCostMicros = weiToUsdMicros(gasLimit * maxFeePerGas, price);
-      for (const w of windows) {
+      for (const w of locked) {
         if (w.usageMicros + maxCostMicros > w.limitMicros) {
           throw new AppError(
             'RATE_LIMITED',
@@ -157,6 +166,8 @@ export async function sendSponsored(ctx: TActivityContext, p: TEthSendTransactio
         { id, organizationId: ctx.organizationId, activityId: ctx.activityId, caip2: p.caip2, fromAddress: from, signerAddress: relayer.address, nonce: nonce.toString(), sponsored: true, nativePriceUsd: price, txHash, signedTransaction: signed, status: 'BROADCASTING', error: null },
         ctx.now,
       );
+      // The reservation (worst case) the receipt watcher turns into the actual cost, or releases.
+      await ctx.tx.gas.reserve(id, ctx.activityId, locked.map((w) => w.organizationId), maxCostMicros);
       return { sendTransactionStatusId: id };
     } catch (e) {
       if (e instanceof AppError) throw e;
