@@ -13,7 +13,7 @@ export { MAX_STAMP_HEADER_LENGTH, parseStampHeader } from './stamp/parse-stamp-h
 export { verifyP256Stamp } from './stamp/verify-p256.js';
 export { eip191Digest, verifySecp256k1Eip191Stamp } from './stamp/verify-secp256k1-eip191.js';
 export { verifyEd25519Stamp } from './stamp/verify-ed25519.js';
-export { verifyApiKeyStamp } from './stamp/verify-api-key-stamp.js';
+export { verifyApiKeyStamp, verifyParsedApiKeyStamp } from './stamp/verify-api-key-stamp.js';
 export {
   MAX_WEBAUTHN_STAMP_HEADER_LENGTH,
   expectedWebauthnChallenge,

@@ -16,6 +16,7 @@ import type { Logger } from 'pino';
 import { isDatabaseUnavailable } from './database-unavailable.js';
 import { registerRateLimits, type TRateLimitOptions } from './rate-limit.js';
 import { registerMetrics, type TMetrics } from './metrics.js';
+import { lazyChildLoggerFactory } from './request-logger.js';
 
 export interface THttpServerOptions {
   logger: Logger;
@@ -72,6 +73,8 @@ export function createHttpServer(opts: THttpServerOptions): FastifyInstance {
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     return503OnClosing: true,
+    // req.log is made on first use: most requests log nothing (request-logger.ts).
+    childLoggerFactory: lazyChildLoggerFactory,
     ...(opts.trustedProxies && opts.trustedProxies.length > 0 ? { trustProxy: opts.trustedProxies } : {}),
   };
   const app = Fastify(fastifyOpts) as unknown as FastifyInstance;

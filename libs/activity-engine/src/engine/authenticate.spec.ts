@@ -13,10 +13,10 @@ import { createAuthenticator } from './authenticate.js';
 
 vi.mock('@latchkey/crypto', async (importOriginal) => {
   const actual = await importOriginal<typeof import('@latchkey/crypto')>();
-  return { ...actual, verifyApiKeyStamp: vi.fn(actual.verifyApiKeyStamp) };
+  return { ...actual, verifyParsedApiKeyStamp: vi.fn(actual.verifyParsedApiKeyStamp) };
 });
 
-const verify = vi.mocked(crypto.verifyApiKeyStamp);
+const verify = vi.mocked(crypto.verifyParsedApiKeyStamp);
 
 const org: Organization = { id: 'org-1', name: 'Org', parentOrganizationId: null } as unknown as Organization;
 

@@ -84,7 +84,8 @@ export function createEngine(opts: TEngineOptions) {
         throw new AppError('NOT_FOUND', `unknown query endpoint: /public/v1/query/${path}`);
       }
       const { principal, organization, body } = await authorizeRead(headers, raw, { loginViaParent: def.loginViaParent === true, path });
-      await assertClientAllowed(principal, headers);
+      const allowed = assertClientAllowed(principal, headers);
+      if (allowed) await allowed;
       const req = def.request.safeParse(body);
       if (!req.success) throw fromZodIssues('request', req.error.issues);
       return def.handle({ store: opts.store, cache, principal, organization, services, consensus: { store: opts.store, registry, policy, approvalWindowMs } }, req.data);

@@ -77,13 +77,24 @@ export function outsideAllowlist(scope: TAllowlistScope, organizationId: string)
  * costs one cache lookup.
  * @throws AppError REQUEST_NOT_AUTHORIZED (403) naming the list the address is outside of
  */
-export function createIpAllowlistGate(cache: Pick<TAuthCache, 'ipAllowlists'>) {
-  return async function assertClientAllowed(principal: TPrincipal, headers: object): Promise<void> {
-    const lists = await cache.ipAllowlists(principal.organizationId);
+export function createIpAllowlistGate(cache: Pick<TAuthCache, 'ipAllowlists' | 'cached'>) {
+  const check = (lists: readonly TIpAllowlistRow[], principal: TPrincipal, headers: object): void => {
     if (lists.length === 0) return;
     const address = clientAddressOf(headers);
     for (const { scope, list } of applicableAllowlists(lists, principal)) {
       if (!allowlistAdmits(list, address)) throw outsideAllowlist(scope, principal.organizationId);
     }
+  };
+  /**
+   * Synchronous when the organization's lists are cached (the usual case: no promise hop on a warm
+   * request), else a promise of the same verdict; both throw the same refusal.
+   */
+  return function assertClientAllowed(principal: TPrincipal, headers: object): Promise<void> | undefined {
+    const cached = cache.cached.ipAllowlists(principal.organizationId);
+    if (cached !== undefined) {
+      check(cached, principal, headers);
+      return undefined;
+    }
+    return cache.ipAllowlists(principal.organizationId).then((lists) => check(lists, principal, headers));
   };
 }

@@ -22,7 +22,15 @@ function isSupportedScheme(scheme: string): scheme is TApiKeyStampScheme {
  *   a scheme outside `API_KEY_STAMP_SCHEMES`, `SIGNATURE_INVALID` if the signature does not verify.
  */
 export function verifyApiKeyStamp(headerValue: string, body: Uint8Array): TApiKeyStamp {
-  const stamp = parseStampHeader(headerValue);
+  return verifyParsedApiKeyStamp(parseStampHeader(headerValue), body);
+}
+
+/**
+ * `verifyApiKeyStamp` for a header already decoded by `parseStampHeader` (the server reads the
+ * public key first to find the credential): the same checks, without decoding the header again.
+ * @throws StampError SCHEME_UNSUPPORTED or SIGNATURE_INVALID
+ */
+export function verifyParsedApiKeyStamp(stamp: TApiKeyStamp, body: Uint8Array): TApiKeyStamp {
   const scheme = stamp.scheme;
   if (!isSupportedScheme(scheme)) {
     throw new StampError(
