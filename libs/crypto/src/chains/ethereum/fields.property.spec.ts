@@ -358,6 +358,8 @@ describe('the Ethereum reader against ethers', () => {
     /has a leading zero byte \(non-canonical integer\)/,
     // ethers reads non-zero placeholders as a signed legacy transaction; we refuse to sign over a signature.
     /the last two fields of an EIP-155 unsigned transaction must be 0/,
+    // Likewise a typed transaction with its three signature fields: ethers reads it as signed.
+    /transaction has \d+ fields, got \d+ \(is it already signed\?\)/,
     // Every integer field has the width its EIP gives it (`transaction.ts`'s layouts: nonces 64
     // bits per EIP-2681, yParity one byte, amounts 256 bits); ethers reads some as unbounded integers
     // (CI found an EIP-7702 authorization's 9-byte nonce).
