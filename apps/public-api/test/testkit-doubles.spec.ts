@@ -134,12 +134,15 @@ describe('startOidcProvider with the OIDC verifier', () => {
   });
 
   it('a short-lived token expires for real', async () => {
-    const short = await startOidcProvider({ clients: [{ clientId: 'app', redirectUris: ['http://127.0.0.1:1/cb'] }], idTokenTtlSeconds: 1 });
+    // exp = iat + TTL with iat in whole seconds, so a token lives between TTL − 1 and TTL seconds:
+    // 3 s leaves the first verify (its JWKS fetch included) 2 s on a loaded CI machine (with 1 s it
+    // once found the token already expired), and 4.1 s later it has expired in every case.
+    const short = await startOidcProvider({ clients: [{ clientId: 'app', redirectUris: ['http://127.0.0.1:1/cb'] }], idTokenTtlSeconds: 3 });
     try {
       const token = await short.obtainIdToken({ sub: 'u', clientId: 'app', nonce: 'n' });
       const v = createOidcVerifier({ clockToleranceSeconds: 0 });
       await expect(v.verify(token)).resolves.toMatchObject({ sub: 'u' });
-      await new Promise((r) => setTimeout(r, 2100));
+      await new Promise((r) => setTimeout(r, 4100));
       const e = await v.verify(token).catch((err: unknown) => err);
       expect((e as OidcError).reason).toBe('EXPIRED');
     } finally {
