@@ -172,15 +172,7 @@ export function walletRepository(db: TDb, sql?: TSql) {
           ...(q.walletId !== undefined ? { walletId: q.walletId } : {}),
           ...(plan.idFilter ? { id: plan.idFilter } : {}),
         },
-        // With a wallet, the order is spelled as the (organization_id, wallet_id, id) index's: the
-        // same order under the equalities, but only that index gives it, so a page reads that
-        // wallet's rows and no one else's. Ordered by id alone, PostgreSQL may walk the primary key
-        // from the cursor and filter, cheap only while the wallet's rows sit together in id order
-        // (bench:paging's plans).
-        orderBy:
-          q.walletId !== undefined
-            ? [{ organizationId: plan.queryDirection }, { walletId: plan.queryDirection }, { id: plan.queryDirection }]
-            : { id: plan.queryDirection },
+        orderBy: { id: plan.queryDirection },
         take: plan.take,
       });
       return finishPage(plan, rows);
