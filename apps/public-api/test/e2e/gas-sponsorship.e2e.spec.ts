@@ -18,6 +18,7 @@ import { repoRoot, startAnvil, startLatchkey, type TAnvil, type TLatchkey } from
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountParams, rawRequest, uniqueName, type TRawResponse } from './e2e-helpers.js';
 import { policyE2e, refusal } from './policy-e2e-helpers.js';
+import { LOCAL, receiptOf } from './evm-e2e.js';
 
 let anvil: TAnvil;
 let latchkey: TLatchkey;
@@ -26,19 +27,10 @@ let sender: string;
 let relayer: string;
 let gasStation: string;
 
-const LOCAL = 'eip155:31337' as 'eip155:1';
 const PRICE = '2000.5';
 const sdk = () => e2e.sdk(e2e.rootKey);
 
-interface TReceipt {
-  status: string;
-  from: string;
-  to: string | null;
-  type: string;
-  gasUsed: string;
-  effectiveGasPrice: string;
-}
-const receipt = (hash: string) => anvil.rpc<TReceipt>('eth_getTransactionReceipt', [hash]);
+const receipt = (hash: string) => receiptOf(anvil, hash);
 
 /** ceil(wei × 2000.5 / 10^18) in micro-dollars: the ledger's rule, computed independently. */
 const usdMicrosOf = (wei: bigint): bigint => (wei * 20005n + 10n ** 13n - 1n) / 10n ** 13n;

@@ -19,6 +19,7 @@ import { id as keccakId } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountParams, rawRequest, uniqueName, type TRawResponse } from './e2e-helpers.js';
 import { policyE2e, refusal } from './policy-e2e-helpers.js';
+import { LOCAL, receiptOf, statusDeliveries } from './evm-e2e.js';
 
 let anvil: TAnvil;
 let latchkey: TLatchkey;
@@ -32,19 +33,9 @@ let gasStation: string;
 const deliveries: { ok: boolean; type: string; body: Record<string, unknown> }[] = [];
 let verificationKeys: { keyId: string; publicKey: string; algorithm: 'ed25519' }[] = [];
 
-/** sdk-types lists mainnets and testnets only; Latchkey accepts any eip155 chain it is configured for. */
-const LOCAL = 'eip155:31337' as 'eip155:1';
 const sdk = () => e2e.sdk(e2e.rootKey);
 
-interface TReceipt {
-  status: string;
-  from: string;
-  to: string | null;
-  type: string;
-  gasUsed: string;
-  effectiveGasPrice: string;
-}
-const receipt = (hash: string) => anvil.rpc<TReceipt>('eth_getTransactionReceipt', [hash]);
+const receipt = (hash: string) => receiptOf(anvil, hash);
 const code = (address: string) => anvil.rpc<string>('eth_getCode', [address, 'latest']);
 /** anvil's own view of the next nonce. */
 const anvilNonce = async (address: string) => BigInt(await anvil.rpc<string>('eth_getTransactionCount', [address, 'pending'])).toString();
@@ -194,10 +185,7 @@ describe('eth_undelegate_7702', () => {
   });
 
   it('each status change is a signed SEND_TRANSACTION_STATUS_UPDATES webhook: BROADCASTING, then INCLUDED with the hash', async () => {
-    const deadline = Date.now() + 30_000;
-    const forSend = () => deliveries.filter((d) => d.body['sendTransactionStatusId'] === undelegationId);
-    while (forSend().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    const events = forSend();
+    const events = await statusDeliveries(deliveries, undelegationId);
     expect(events.map((d) => d.body['txStatus']).sort()).toEqual(['BROADCASTING', 'INCLUDED']);
     for (const d of events) {
       expect(d.ok).toBe(true);

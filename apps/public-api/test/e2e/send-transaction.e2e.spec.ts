@@ -13,6 +13,7 @@ import { startAnvil, startLatchkey, type TAnvil, type TLatchkey } from '@latchke
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountParams, rawRequest, uniqueName } from './e2e-helpers.js';
 import { policyE2e, refusal } from './policy-e2e-helpers.js';
+import { LOCAL, receiptOf, statusDeliveries } from './evm-e2e.js';
 
 let anvil: TAnvil;
 let latchkey: TLatchkey;
@@ -23,8 +24,6 @@ let reverter: string;
 const deliveries: { raw: Buffer; ok: boolean; type: string; body: Record<string, unknown> }[] = [];
 let verificationKeys: { keyId: string; publicKey: string; algorithm: 'ed25519' }[] = [];
 
-/** sdk-types lists mainnets and testnets only; Latchkey accepts any eip155 chain it is configured for. */
-const LOCAL = 'eip155:31337' as 'eip155:1';
 const sdk = () => e2e.sdk(e2e.rootKey);
 
 /** Contract that reverts every call with Error("nope"): init code copying an 87-byte runtime. */
@@ -40,16 +39,7 @@ const REVERTER_INIT =
 /** anvil's first default account (unlocked: anvil signs for it). */
 const ANVIL_DEV = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 
-interface TReceipt {
-  status: string;
-  from: string;
-  to: string | null;
-  gasUsed: string;
-  effectiveGasPrice: string;
-  blockNumber: string;
-  contractAddress: string | null;
-}
-const receipt = (hash: string) => anvil.rpc<TReceipt>('eth_getTransactionReceipt', [hash]);
+const receipt = (hash: string) => receiptOf(anvil, hash);
 
 beforeAll(async () => {
   receiver = createServer((req, res) => {
@@ -177,10 +167,7 @@ describe('eth_send_transaction, unsponsored', () => {
   });
 
   it('each status change is a signed SEND_TRANSACTION_STATUS_UPDATES webhook: BROADCASTING, then INCLUDED with the hash', async () => {
-    const deadline = Date.now() + 30_000;
-    const forSend = () => deliveries.filter((d) => d.body['sendTransactionStatusId'] === includedId);
-    while (forSend().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    const events = forSend();
+    const events = await statusDeliveries(deliveries, includedId);
     expect(events.map((d) => d.body['txStatus']).sort()).toEqual(['BROADCASTING', 'INCLUDED']);
     for (const d of events) {
       expect(d.ok).toBe(true);
