@@ -96,6 +96,13 @@ export function printTable(rows: string[][]): void {
   for (const r of rows) console.log(r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  '));
 }
 
+/** A bench's exit code: 0, or 1 after printing its failed checks (the first 20 and how many more). */
+export function exitCodeFor(failures: readonly string[]): number {
+  if (failures.length === 0) return 0;
+  console.error(`FAILED:\n  ${failures.slice(0, 20).join('\n  ')}${failures.length > 20 ? `\n  … and ${failures.length - 20} more` : ''}`);
+  return 1;
+}
+
 export interface TBenchTarget {
   latchkey: TLatchkey;
   /** The unmodified Turnkey HTTP client, stamping with the bootstrap root API key. */

@@ -26,7 +26,7 @@ import os from 'node:os';
 import { SeedDeriver, createKeyVault, encodeAddress, generateMasterKey, newId } from '@latchkey/crypto';
 import { decryptExportBundle, generateP256KeyPair } from '@turnkey/crypto';
 import type { TurnkeyApiTypes, TurnkeyClient } from '@turnkey/http';
-import { describeMachine, intFromEnv, loadAvg1m, median, ms, percentile, printMachine, printTable, withLatchkey, type TBenchTarget } from './bench-support.js';
+import { describeMachine, exitCodeFor, intFromEnv, loadAvg1m, median, ms, percentile, printMachine, printTable, withLatchkey, type TBenchTarget } from './bench-support.js';
 
 type TWalletAccountParams = TurnkeyApiTypes['v1WalletAccountParams'];
 
@@ -346,11 +346,7 @@ async function run(target: TBenchTarget, machine: ReturnType<typeof describeMach
       ok: failures.length === 0,
     })}`,
   );
-  if (failures.length > 0) {
-    console.error(`FAILED:\n  ${failures.slice(0, 20).join('\n  ')}${failures.length > 20 ? `\n  … and ${failures.length - 20} more` : ''}`);
-    return 1;
-  }
-  return 0;
+  return exitCodeFor(failures);
 }
 
 /** Records a failure unless both lists hold the same addresses in the same order. */

@@ -22,7 +22,7 @@
 import { SeedDeriver, encodeAddress } from '@latchkey/crypto';
 import { decryptExportBundle, generateP256KeyPair } from '@turnkey/crypto';
 import { getAddress } from 'ethers';
-import { describeMachine, intFromEnv, loadAvg1m, printMachine, printTable, summariseLatency, withLatchkey, type TBenchTarget, type TLatency } from './bench-support.js';
+import { describeMachine, exitCodeFor, intFromEnv, loadAvg1m, printMachine, printTable, summariseLatency, withLatchkey, type TBenchTarget, type TLatency } from './bench-support.js';
 
 const GOAL_RATIO = 1.5;
 const PATH = "m/44'/60'/0'/0/0";
@@ -144,7 +144,7 @@ async function run(target: TBenchTarget, machine: ReturnType<typeof describeMach
   if (probe) {
     const derived = await addressFromExport(target, probe.walletId);
     if (derived !== probe.address) failures.push(`wallet ${probe.walletId}: its exported mnemonic derives ${derived} at ${PATH}, create_wallet answered ${probe.address}`);
-    else console.log(`checked: wallet ${probe.walletId} exported; its mnemonic derives ${derived}, as answered; ${created.length} wallets listed, all distinct`);
+    else console.log(`checked: wallet ${probe.walletId} exported and re-derived to ${derived}, the address create_wallet answered; ${created.length} wallets listed, all distinct`);
   }
 
   const summary: Record<TSeries, TLatency> = { createWallet: summariseLatency(times.createWallet), whoami: summariseLatency(times.whoami) };
@@ -178,11 +178,7 @@ async function run(target: TBenchTarget, machine: ReturnType<typeof describeMach
       ok: failures.length === 0,
     })}`,
   );
-  if (failures.length > 0) {
-    console.error(`FAILED:\n  ${failures.slice(0, 20).join('\n  ')}${failures.length > 20 ? `\n  … and ${failures.length - 20} more` : ''}`);
-    return 1;
-  }
-  return 0;
+  return exitCodeFor(failures);
 }
 
 async function main(): Promise<number> {

@@ -33,7 +33,7 @@ import { SeedDeriver, encodeAddress } from '@latchkey/crypto';
 import { createStore, openDatabase } from '@latchkey/persistence';
 import { decryptExportBundle, generateP256KeyPair } from '@turnkey/crypto';
 import pg from 'pg';
-import { describeMachine, intFromEnv, loadAvg1m, printMachine, printTable, summariseLatency, withLatchkey, type TBenchTarget, type TLatency } from './bench-support.js';
+import { describeMachine, exitCodeFor, intFromEnv, loadAvg1m, printMachine, printTable, summariseLatency, withLatchkey, type TBenchTarget, type TLatency } from './bench-support.js';
 
 const GOAL_RATIO = 1.5;
 const PAGE = 100;
@@ -351,11 +351,7 @@ async function run(target: TBenchTarget, machine: ReturnType<typeof describeMach
       ok: failures.length === 0,
     })}`,
   );
-  if (failures.length > 0) {
-    console.error(`FAILED:\n  ${failures.slice(0, 20).join('\n  ')}${failures.length > 20 ? `\n  … and ${failures.length - 20} more` : ''}`);
-    return 1;
-  }
-  return 0;
+  return exitCodeFor(failures);
 }
 
 async function main(): Promise<number> {

@@ -28,7 +28,7 @@ import { randomBytes } from 'node:crypto';
 import { SeedDeriver, createKeyVault, createMnemonic, generateMasterKey, signRawPayload } from '@latchkey/crypto';
 import type { TurnkeyClient } from '@turnkey/http';
 import { Signature, getAddress, recoverAddress } from 'ethers';
-import { describeMachine, intFromEnv, loadAvg1m, ms, percentile, printMachine, printTable, withLatchkey, type TBenchTarget } from './bench-support.js';
+import { describeMachine, exitCodeFor, intFromEnv, loadAvg1m, ms, percentile, printMachine, printTable, withLatchkey, type TBenchTarget } from './bench-support.js';
 
 const GOAL_P50_MS = 3;
 const PATH = "m/44'/60'/0'/0/0";
@@ -219,11 +219,7 @@ async function run(target: TBenchTarget, machine: ReturnType<typeof describeMach
       ok: failures.length === 0,
     })}`,
   );
-  if (failures.length > 0) {
-    console.error(`FAILED:\n  ${failures.slice(0, 20).join('\n  ')}${failures.length > 20 ? `\n  … and ${failures.length - 20} more` : ''}`);
-    return 1;
-  }
-  return 0;
+  return exitCodeFor(failures);
 }
 
 async function main(): Promise<number> {
