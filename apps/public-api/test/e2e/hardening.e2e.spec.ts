@@ -4,10 +4,12 @@
  * cannot say it (NUL and lone surrogates in the JSON text, self-made keys).
  *
  * - Bad bytes: `\u0000` or an unpaired surrogate anywhere in a body is a 400 naming the field's
- *   path, before any credential is looked up, and nothing is written.
+ *   path, before the organization or the signature is looked at, and nothing is written. A stamp by
+ *   a key nobody holds is refused 401 before its body is read at all, whatever the body says.
  * - signWith: an Ethereum address matches whatever its letter case; a base58 (Solana) one only exactly.
- * - An unknown key is refused 401; a key created through create_api_keys after its miss was cached
- *   is usable at once (the change feed drops the cached miss).
+ * - An unknown key is refused 401 (the same answer whatever the body, and without reading it once the
+ *   miss is cached); a key created through create_api_keys after its miss was cached is usable at
+ *   once (the change feed drops the cached miss).
  * - `/readyz` is ready only while the database holds exactly this build's migrations.
  */
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
@@ -51,7 +53,7 @@ const selfMade = () => {
 const fieldOf = (body: unknown) => ((body as { details: Array<{ fields?: { field?: string } }> }).details[0]?.fields?.field);
 
 describe('finding 3: NUL and lone surrogates are a 400 naming the field, never a 500', () => {
-  it('refuses organizationId "\\u0000" or "\\ud800" with a self-made key (submit and query routes)', async () => {
+  it('refuses organizationId "\\u0000" or "\\ud800" 400 naming the field when the key is held, 401 for a self-made key (submit and query routes)', async () => {
     const { stamper } = selfMade();
     for (const org of ['\\u0000', '\\ud800', 'org\\u0000x']) {
       for (const [path, body] of [
@@ -59,10 +61,12 @@ describe('finding 3: NUL and lone surrogates are a 400 naming the field, never a
         ['/public/v1/query/get_wallets', `{"organizationId":"${org}"}`],
         ['/public/v1/submit/create_wallet', `{"type":"ACTIVITY_TYPE_CREATE_WALLET","timestampMs":"${Date.now()}","organizationId":"${org}","parameters":{"walletName":"w","accounts":[]}}`],
       ] as const) {
-        const res = await post(path, body, stamper);
-        const err = expectErrorResponse(res, 400, 3, 'REQUEST_INVALID');
+        // The root key is held (by an organization other than the one named): the body is read and refused.
+        const err = expectErrorResponse(await post(path, body, rootStamper), 400, 3, 'REQUEST_INVALID');
         expect(err.message, `${path} ${org}`).toMatch(/^organizationId: contains (U\+0000|an unpaired UTF-16 surrogate \(U\+D800\))/);
         expect(fieldOf(err)).toBe('organizationId');
+        // A key nobody holds: refused on the key alone, the body never parsed, so nothing of it reaches PostgreSQL either.
+        expectErrorResponse(await post(path, body, stamper), 401, 16, 'PUBLIC_KEY_NOT_FOUND');
       }
     }
     expect(lk.output()).not.toMatch(/unhandled error|"level":50/);
@@ -170,6 +174,12 @@ describe('finding 4: unknown keys are refused cheaply, and a key created afterwa
     const stranger = selfMade();
     const body = JSON.stringify({ organizationId: orgId });
     for (let i = 0; i < 5; i++) expectErrorResponse(await post('/public/v1/query/whoami', body, stranger.stamper), 401, 16, 'PUBLIC_KEY_NOT_FOUND');
+    // Whatever the body says: not JSON, an organization that does not exist — the same refusal,
+    // so a stranger cannot tell which organizations exist.
+    for (const other of ['{not json', '{"organizationId":"no-such-organization"}']) {
+      const err = expectErrorResponse(await post('/public/v1/query/whoami', other, stranger.stamper), 401, 16, 'PUBLIC_KEY_NOT_FOUND');
+      expect(err.message).toContain(stranger.publicKey);
+    }
     // A known key with a signature over other bytes is still a signature error, not "not found".
     const other = await rootStamper.stamp('{"organizationId":"elsewhere"}');
     const forged = await rawRequest(`${lk.baseUrl}/public/v1/query/whoami`, { body, headers: { 'content-type': 'application/json', [other.stampHeaderName]: other.stampHeaderValue } });

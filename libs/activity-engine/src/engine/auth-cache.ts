@@ -78,6 +78,13 @@ export interface TAuthCache {
    * when `own` is empty). Both empty is a miss, and is cached: an unknown key costs a map lookup.
    */
   stampApiKeys(organization: Organization, publicKey: string): Promise<{ own: ApiKey[]; inSubOrganizations: ApiKey[] }>;
+  /**
+   * Whether any live API key, in any organization, holds `publicKey`. A stamp by a key nobody
+   * holds is refused on this alone, before its body is read. `false` is a miss, cached for
+   * `missTtlMs` and dropped with the key misses; `true` is cached for the TTL (a stale `true` only
+   * sends the request on to the organization's own lookup).
+   */
+  publicKeyHeld(publicKey: string): Promise<boolean>;
   user(organizationId: string, userId: string): Promise<User | null>;
   /** The organization's root quorum members (the policy engine's first read of every activity). */
   rootQuorumMembers(organizationId: string): Promise<RootQuorumMember[]>;
@@ -107,6 +114,7 @@ export interface TAuthCache {
   cached: {
     organization(id: string): Organization | null | undefined;
     stampApiKeys(organization: Organization, publicKey: string): { own: ApiKey[]; inSubOrganizations: ApiKey[] } | undefined;
+    publicKeyHeld(publicKey: string): boolean | undefined;
     user(organizationId: string, userId: string): User | undefined;
     ipAllowlists(organizationId: string): TIpAllowlistRow[] | undefined;
   };
@@ -121,7 +129,7 @@ export interface TAuthCache {
 }
 
 /** The maps of the auth cache, as the metrics name them (the `cache` label). */
-export type TAuthCacheMap = 'organizations' | 'organization_misses' | 'api_keys' | 'api_key_misses' | 'users' | 'root_quorums' | 'signers' | 'ip_allowlists' | 'mfa_policies';
+export type TAuthCacheMap = 'organizations' | 'organization_misses' | 'api_keys' | 'api_key_misses' | 'public_keys' | 'public_key_misses' | 'users' | 'root_quorums' | 'signers' | 'ip_allowlists' | 'mfa_policies';
 
 export type TSigner = { kind: 'account'; account: TAccountKeySource } | { kind: 'private-key'; key: TSigningKeyRow };
 
@@ -134,6 +142,8 @@ export function createAuthCache(store: TStore, opts: TAuthCacheOptions = {}): TA
   const keys = new TtlMap<ApiKey[]>(ttl, max, now);
   const orgMisses = new TtlMap<true>(missTtl, max, now);
   const keyMisses = new TtlMap<true>(missTtl, max, now);
+  const heldKeys = new TtlMap<true>(ttl, max, now);
+  const absentKeys = new TtlMap<true>(missTtl, max, now);
   // Bumped whenever misses are dropped: a lookup that started before a change must not record the
   // miss it saw (the change may be the very key it missed), or the drop would be undone.
   let orgGeneration = 0;
@@ -159,6 +169,8 @@ export function createAuthCache(store: TStore, opts: TAuthCacheOptions = {}): TA
     organization_misses: orgMisses,
     api_keys: keys,
     api_key_misses: keyMisses,
+    public_keys: heldKeys,
+    public_key_misses: absentKeys,
     users,
     root_quorums: quorums,
     signers,
@@ -179,6 +191,10 @@ export function createAuthCache(store: TStore, opts: TAuthCacheOptions = {}): TA
         if (keyMisses.peek(`${organization.id}|${publicKey}`)) return { own: [], inSubOrganizations: [] };
         const own = keys.peek(ownKeysKey(organization, publicKey));
         return own === undefined ? undefined : { own, inSubOrganizations: [] };
+      },
+      publicKeyHeld(publicKey) {
+        if (absentKeys.peek(publicKey)) return false;
+        return heldKeys.peek(publicKey);
       },
       user: (organizationId, userId) => users.peek(`${organizationId}|${userId}`),
       ipAllowlists: (organizationId) => allowlists.peek(organizationId),
@@ -207,6 +223,15 @@ export function createAuthCache(store: TStore, opts: TAuthCacheOptions = {}): TA
       const inSubOrganizations = await store.logins.apiKeysInSubOrganizations(organization.id, publicKey);
       if (inSubOrganizations.length === 0 && generation === keyGeneration) keyMisses.set(missKey, true);
       return { own, inSubOrganizations };
+    },
+    async publicKeyHeld(publicKey) {
+      if (heldKeys.get(publicKey)) return true;
+      if (absentKeys.get(publicKey)) return false;
+      const generation = keyGeneration;
+      const held = await store.credentials.publicKeyHeld(publicKey);
+      if (held) heldKeys.set(publicKey, true);
+      else if (generation === keyGeneration) absentKeys.set(publicKey, true);
+      return held;
     },
     apiKeys,
     async user(organizationId, userId) {
@@ -260,13 +285,17 @@ export function createAuthCache(store: TStore, opts: TAuthCacheOptions = {}): TA
         allowlistGeneration++;
       }
       if (topic === 'signer' || topic === 'organization' || message === '*') signers.clear();
-      if (topic === 'credential' || message === '*') keys.clear();
+      if (topic === 'credential' || message === '*') {
+        keys.clear();
+        heldKeys.clear();
+      }
       // A miss of a key stands until a key may have appeared: a credential change, or an
       // organization's (a sub-organization and its keys).
       // `credential-added` (a session key, a new sub-organization's keys) drops only the misses:
       // no cached key changed, so the hits stay.
       if (topic === 'credential' || topic === 'credential-added' || topic === 'organization' || message === '*') {
         keyMisses.clear();
+        absentKeys.clear();
         keyGeneration++;
       }
       if (topic === 'organization' || message === '*') {

@@ -1,8 +1,8 @@
 /**
- * The order of the API-key path, on an in-memory store: an unknown key is refused before any
- * signature is verified, and after the first refusal without touching the store; a key announced
- * on the change feed is found at once; nothing from a body with an unstorable string reaches the
- * store.
+ * The order of the API-key path, on an in-memory store: a key nobody holds is refused before its
+ * body is read or any signature verified, and after the first refusal without touching the store
+ * (and, through refuseCachedStranger, before the HTTP layer reads the body); a key announced on the
+ * change feed is found at once; nothing from a body with an unstorable string reaches the store.
  */
 import * as crypto from '@latchkey/crypto';
 import type { ApiKey, Organization, TStore } from '@latchkey/persistence';
@@ -21,7 +21,7 @@ const verify = vi.mocked(crypto.verifyParsedApiKeyStamp);
 const org: Organization = { id: 'org-1', name: 'Org', parentOrganizationId: null } as unknown as Organization;
 
 function fakeStore(keys: ApiKey[]) {
-  const calls = { findById: 0, findApiKeys: 0, apiKeysInSubOrganizations: 0 };
+  const calls = { findById: 0, findApiKeys: 0, apiKeysInSubOrganizations: 0, publicKeyHeld: 0 };
   const store = {
     organizations: {
       findById: async (id: string) => {
@@ -30,6 +30,10 @@ function fakeStore(keys: ApiKey[]) {
       },
     },
     credentials: {
+      publicKeyHeld: async (publicKey: string) => {
+        calls.publicKeyHeld++;
+        return keys.some((k) => k.publicKey === publicKey);
+      },
       findApiKeys: async (orgIds: string[], publicKey: string) => {
         calls.findApiKeys++;
         return keys.filter((k) => orgIds.includes(k.organizationId) && k.publicKey === publicKey);
@@ -42,7 +46,7 @@ function fakeStore(keys: ApiKey[]) {
       },
     },
   } as unknown as TStore;
-  return { store, calls, dbCalls: () => calls.findById + calls.findApiKeys + calls.apiKeysInSubOrganizations };
+  return { store, calls, dbCalls: () => calls.findById + calls.findApiKeys + calls.apiKeysInSubOrganizations + calls.publicKeyHeld };
 }
 
 function stamped(body: object, kp: { publicKey: string; privateKey: string }, opts: { badSignature?: boolean } = {}) {
@@ -101,7 +105,7 @@ describe('API-key stamps: the key is looked up before the signature is verified'
     const { store, calls } = fakeStore([memberKey]);
     const cache = createAuthCache(store);
     const { authenticate } = createAuthenticator(store, cache);
-    const req = stamped({ organizationId: 'no-such-org' }, stranger);
+    const req = stamped({ organizationId: 'no-such-org' }, member);
     for (let i = 0; i < 10; i++) expect(await codeOf(authenticate(req.headers, req.raw))).toBe('ORGANIZATION_NOT_FOUND');
     expect(calls.findById).toBe(1);
     cache.invalidate('organization:no-such-org');
@@ -129,8 +133,28 @@ describe('API-key stamps: the key is looked up before the signature is verified'
     expect((await authenticate(req2.headers, req2.raw)).principal.userId).toBe('user-3');
   });
 
-  it('does not record a miss that a change overtook (the lookup began before the key was announced)', async () => {
+  it('does not record a miss that a change overtook (the holder lookup began before the key was announced)', async () => {
     const keys: ApiKey[] = [];
+    const { store } = fakeStore(keys);
+    const cache = createAuthCache(store);
+    const slow = store.credentials.publicKeyHeld;
+    store.credentials.publicKeyHeld = async (publicKey) => {
+      const held = await slow(publicKey);
+      keys.push({ ...memberKey, publicKey: stranger.publicKey });
+      cache.invalidate('credential-added:user-1');
+      return held;
+    };
+    const { authenticate, refuseCachedStranger } = createAuthenticator(store, cache);
+    const req = stamped({ organizationId: org.id }, stranger);
+    expect(await codeOf(authenticate(req.headers, req.raw))).toBe('PUBLIC_KEY_NOT_FOUND');
+    store.credentials.publicKeyHeld = slow;
+    expect(refuseCachedStranger(req.headers)).toBeUndefined();
+    expect((await authenticate(req.headers, req.raw)).principal.userId).toBe('user-1');
+  });
+
+  it('does not record a miss that a change overtook (the organization\'s key lookup began before the key was announced)', async () => {
+    // Held in another organization, so the holder lookup passes and the organization's own misses.
+    const keys: ApiKey[] = [{ ...memberKey, id: 'key-elsewhere', organizationId: 'org-other', publicKey: stranger.publicKey }];
     const { store } = fakeStore(keys);
     const cache = createAuthCache(store);
     const slow = store.credentials.findApiKeys;
@@ -163,35 +187,81 @@ describe('API-key stamps: the key is looked up before the signature is verified'
     expect(dbCalls()).toBeGreaterThan(n);
   });
 
-  it('refuses a body with an unstorable string before any lookup', async () => {
-    const { store, dbCalls } = fakeStore([memberKey]);
+  it('refuses a body with an unstorable string before any lookup but the key holder\'s', async () => {
+    const { store, calls, dbCalls } = fakeStore([memberKey]);
     const { authenticate } = createAuthenticator(store, createAuthCache(store));
     for (const body of [{ organizationId: '\u0000' }, { organizationId: org.id, parameters: { a: [{ b: 'x\ud800' }] } }]) {
-      const req = stamped(body, stranger);
+      const req = stamped(body, member);
       const e = await authenticate(req.headers, req.raw).then(
         () => undefined,
         (x: unknown) => x,
       );
       expect(isAppError(e) && e.code).toBe('BAD_REQUEST');
     }
-    expect(dbCalls()).toBe(0);
+    // The holder lookup reads a hex public key; nothing of the body reached the store.
+    expect(dbCalls()).toBe(calls.publicKeyHeld);
     expect(verify).not.toHaveBeenCalled();
   });
 
-  it('refuses a validly stamped body that is not UTF-8 (0xff inside a string), before any lookup', async () => {
-    const { store, dbCalls } = fakeStore([memberKey]);
+  it('refuses a validly stamped body that is not UTF-8 (0xff inside a string), before any lookup but the key holder\'s', async () => {
+    const { store, calls, dbCalls } = fakeStore([memberKey]);
     const { authenticate } = createAuthenticator(store, createAuthCache(store));
-    const req = stamped({ organizationId: org.id, parameters: { name: 'a_b' } }, stranger);
+    const req = stamped({ organizationId: org.id, parameters: { name: 'a_b' } }, member);
     const raw = Buffer.from(req.raw);
     raw[raw.indexOf('a_b') + 1] = 0xff;
-    const signature = crypto.signP256(stranger.privateKey, raw);
-    const header = Buffer.from(JSON.stringify({ publicKey: stranger.publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature })).toString('base64url');
+    const signature = crypto.signP256(member.privateKey, raw);
+    const header = Buffer.from(JSON.stringify({ publicKey: member.publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature })).toString('base64url');
     const e = await authenticate({ 'x-stamp': header }, raw).then(
       () => undefined,
       (x: unknown) => x,
     );
     expect(isAppError(e) && e.code).toBe('BAD_REQUEST');
     expect(isAppError(e) && e.message).toBe('request body is not valid UTF-8');
-    expect(dbCalls()).toBe(0);
+    expect(dbCalls()).toBe(calls.publicKeyHeld);
+  });
+});
+
+describe('a key nobody holds: refused on the key alone, whatever the body, and before the body is read once known', () => {
+  it('answers PUBLIC_KEY_NOT_FOUND for bad JSON, an unknown organization or an unstorable string alike, after one lookup', async () => {
+    const { store, calls, dbCalls } = fakeStore([memberKey]);
+    const { authenticate } = createAuthenticator(store, createAuthCache(store));
+    const bodies = [Buffer.from('{not json'), Buffer.from('{"organizationId":"no-such-org"}'), Buffer.from('{"organizationId":"\\u0000"}'), Buffer.from('[]')];
+    for (const raw of bodies) {
+      const header = Buffer.from(JSON.stringify({ publicKey: stranger.publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature: crypto.signP256(stranger.privateKey, raw) })).toString('base64url');
+      expect(await codeOf(authenticate({ 'x-stamp': header }, raw))).toBe('PUBLIC_KEY_NOT_FOUND');
+    }
+    expect(calls.publicKeyHeld).toBe(1);
+    expect(dbCalls()).toBe(1); // no organization or key lookup: the holder lookup answered, then its cached miss
+    expect(verify).not.toHaveBeenCalled();
+  });
+
+  it('refuseCachedStranger: nothing until authenticate has found the key held by nobody, then the same error, from memory', async () => {
+    const keys: ApiKey[] = [memberKey];
+    const { store, dbCalls } = fakeStore(keys);
+    const cache = createAuthCache(store);
+    const { authenticate, refuseCachedStranger } = createAuthenticator(store, cache);
+    const req = stamped({ organizationId: org.id }, stranger);
+    expect(refuseCachedStranger(req.headers)).toBeUndefined(); // not known yet: the full check decides
+    const first = await authenticate(req.headers, req.raw).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    const n = dbCalls();
+    const early = refuseCachedStranger(req.headers);
+    expect(isAppError(early) && isAppError(first) && [early.code, early.message]).toEqual(isAppError(first) && [first.code, first.message]);
+    expect(dbCalls()).toBe(n);
+    // Only a lone API-key stamp: a session header or a second stamp header goes to the full check.
+    expect(refuseCachedStranger({ ...req.headers, 'x-session': 'abc' })).toBeUndefined();
+    expect(refuseCachedStranger({ ...req.headers, 'x-stamp-webauthn': '{}' })).toBeUndefined();
+    expect(refuseCachedStranger({ 'x-stamp': 'not base64url!' })).toBeUndefined();
+    // A held key is never refused early.
+    const ok = stamped({ organizationId: org.id }, member);
+    await authenticate(ok.headers, ok.raw);
+    expect(refuseCachedStranger(ok.headers)).toBeUndefined();
+    // A key that may have appeared (a session key, a new sub-organization's keys) is looked up again.
+    keys.push({ ...memberKey, id: 'key-2', userId: 'user-2', publicKey: stranger.publicKey });
+    cache.invalidate('credential-added:user-2');
+    expect(refuseCachedStranger(req.headers)).toBeUndefined();
+    expect((await authenticate(req.headers, req.raw)).principal.userId).toBe('user-2');
   });
 });

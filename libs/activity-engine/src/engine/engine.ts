@@ -44,7 +44,7 @@ export function createEngine(opts: TEngineOptions) {
   const now = opts.now ?? Date.now;
   const cache = opts.cache ?? createAuthCache(opts.store, { now });
   const services = opts.services ?? unconfiguredServices();
-  const { authenticate } = createAuthenticator(opts.store, cache, now, services);
+  const { authenticate, refuseCachedStranger } = createAuthenticator(opts.store, cache, now, services);
   const registry = opts.registry ?? createActivityRegistry();
   const policy = opts.policy ?? createPolicyEvaluator();
   const queryByPath = createQueryRegistry();
@@ -72,6 +72,12 @@ export function createEngine(opts: TEngineOptions) {
   return {
     cache,
     authorizeRead,
+    /**
+     * A refusal known from the headers alone (a stamp by a public key no live API key holds, a
+     * cached miss), for the HTTP layer to answer before reading the body; `undefined` otherwise.
+     * Exactly the error `query`/`submit` would throw for the same request.
+     */
+    refuseCachedStranger,
     /**
      * Answers `POST /public/v1/query/<path>`.
      * @throws AppError (401/400/403/404) — never for a fault of the server's own

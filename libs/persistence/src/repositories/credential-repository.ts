@@ -58,6 +58,10 @@ export function credentialRepository(db: TDb) {
     async findApiKeys(organizationIds: string[], publicKey: string): Promise<ApiKey[]> {
       return db.apiKey.findMany({ where: { organizationId: { in: organizationIds }, publicKey, deletedAt: null } });
     },
+    /** Whether any live API key, in any organization, holds this public key (index api_keys_live_public_key_idx). */
+    async publicKeyHeld(publicKey: string): Promise<boolean> {
+      return (await db.apiKey.findFirst({ where: { publicKey, deletedAt: null }, select: { id: true } })) !== null;
+    },
     /** Live API keys of an organization holding any of these public keys (lowercase hex). */
     async findApiKeysByPublicKeys(organizationId: string, publicKeys: readonly string[]): Promise<ApiKey[]> {
       if (publicKeys.length === 0) return [];
