@@ -119,6 +119,20 @@ function publicKeyNotFound(publicKey: string): AppError {
   }
 }
 
+/**
+ * The X-Stamp header decoded once per request: `refuseCachedStranger` (before the body is read)
+ * and `authenticate` both need its public key. Kept on the headers object under a registry symbol,
+ * with the header value it was decoded from, so it cannot be forged by a header nor go stale.
+ */
+const PARSED_STAMP = Symbol.for('latchkey.parsedStamp');
+function parsedStampOf(headers: Record<string, string | string[] | undefined>, value: string): ReturnType<typeof parseStampHeader> {
+  const memo = (headers as Record<symbol, unknown>)[PARSED_STAMP] as { value: string; parsed: ReturnType<typeof parseStampHeader> } | undefined;
+  if (memo !== undefined && memo.value === value) return memo.parsed;
+  const parsed = parseStampHeader(value);
+  (headers as Record<symbol, unknown>)[PARSED_STAMP] = { value, parsed };
+  return parsed;
+}
+
 export function createAuthenticator(store: TStore, cache: TAuthCache, now: () => number = Date.now, services?: TEngineServices) {
   /** The target organization and, when it is a sub-organization, its parent. */
   async function targetOrganization(body: Record<string, unknown>): Promise<Organization> {
@@ -262,7 +276,7 @@ export function createAuthenticator(store: TStore, cache: TAuthCache, now: () =>
       // Decoded, not yet verified: only its public key is used before verifyParsedApiKeyStamp below.
       let claimed;
       try {
-        claimed = parseStampHeader(header.value);
+        claimed = parsedStampOf(headers, header.value);
       } catch (e) {
         fromStampError(e);
       }
@@ -378,7 +392,7 @@ export function createAuthenticator(store: TStore, cache: TAuthCache, now: () =>
     if (typeof value !== 'string' || headers[SESSION_HEADER] !== undefined || headers['x-stamp-webauthn'] !== undefined || headers['x-stamp-attested'] !== undefined) return undefined;
     let publicKey;
     try {
-      publicKey = parseStampHeader(value).publicKey;
+      publicKey = parsedStampOf(headers, value).publicKey;
     } catch {
       return undefined;
     }
