@@ -24,6 +24,8 @@ declare module 'autocannon' {
       body?: string | Buffer;
       /** Each connection loops over these, in order. */
       requests?: Request[];
+      /** Worker threads the connections are divided amongst (absent: the calling thread). */
+      workers?: number;
     }
 
     /** An hdr-histogram-percentiles-obj summary (latency in ms, requests per 1 s sample). */
