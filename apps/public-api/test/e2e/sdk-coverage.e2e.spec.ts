@@ -9,9 +9,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { startLatchkey, type TLatchkey } from '@latchkey/testkit';
+import type { TLatchkey } from '@latchkey/testkit';
 import { Turnkey } from '@turnkey/sdk-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { latchkeyForThisFile } from './shared-platform.js';
 
 /** `[method, path]` of every request method the generated client defines. */
 function sdkMethods(): [string, string][] {
@@ -44,7 +45,7 @@ const NOT_SERVED: Record<string, string> = {
 
 let latchkey: TLatchkey;
 beforeAll(async () => {
-  latchkey = await startLatchkey({ apps: ['public-api'] });
+  latchkey = await latchkeyForThisFile({ apps: ['public-api'] });
 }, 120_000);
 afterAll(async () => {
   await latchkey?.stop();

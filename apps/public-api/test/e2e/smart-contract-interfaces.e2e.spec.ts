@@ -7,11 +7,12 @@
  * and a Solana program instruction decoded with its Anchor IDL.
  */
 import { Keypair, PublicKey, Transaction as SolanaTransaction, TransactionInstruction } from '@solana/web3.js';
-import { startLatchkey, type TLatchkey } from '@latchkey/testkit';
+import type { TLatchkey } from '@latchkey/testkit';
 import { Interface, Transaction } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountParams, uniqueName } from './e2e-helpers.js';
 import { policyE2e, refusal, type TKeyPair, type TMember } from './policy-e2e-helpers.js';
+import { latchkeyForThisFile } from './shared-platform.js';
 
 let latchkey: TLatchkey;
 let e2e: ReturnType<typeof policyE2e>;
@@ -43,7 +44,7 @@ const listIds = async () => (await sdk(e2e.rootKey).getSmartContractInterfaces({
 
 beforeAll(async () => {
   // A wait for readiness, not a speed assertion: on a loaded 2-core machine the four apps took 63 s to listen.
-  latchkey = await startLatchkey({ timeoutMs: 170_000 });
+  latchkey = await latchkeyForThisFile({ apps: ['public-api'], timeoutMs: 170_000 });
   e2e = policyE2e(latchkey);
 }, 180_000);
 
