@@ -148,6 +148,17 @@ describe('derivation', () => {
     }
   });
 
+  it('builds the master node as HDKey does (16- to 64-byte seeds), and refuses the seed lengths it refuses', () => {
+    for (const seed of [new Uint8Array(16).fill(7), hexToBytes(SEED_2), new Uint8Array(64).fill(9)]) {
+      const k = SeedDeriver.fromSeed(seed).derive('CURVE_SECP256K1', 'm');
+      const reference = HDKey.fromMasterSeed(seed);
+      expect(bytesToHex(k.privateKey)).toBe(bytesToHex(reference.privateKey!));
+      expect(bytesToHex(k.publicKey)).toBe(bytesToHex(reference.publicKey!));
+      expect(bytesToHex(k.uncompressedPublicKey!)).toBe(bytesToHex(secp256k1.getPublicKey(reference.privateKey!, false)));
+    }
+    for (const bad of [new Uint8Array(15).fill(1), new Uint8Array(65).fill(1)]) expect(() => SeedDeriver.fromSeed(bad)).toThrow(/seed length/);
+  });
+
   it('caches parents without changing results', () => {
     const a = SeedDeriver.fromMnemonic(DEV_MNEMONIC);
     const keys = Array.from({ length: 5 }, (_, i) => bytesToHex(a.derive('CURVE_SECP256K1', `m/44'/60'/0'/0/${i}`).publicKey));

@@ -1,9 +1,15 @@
 /**
- * HD derivation from a wallet's mnemonic: secp256k1 follows BIP32 (`@scure/bip32`); ed25519 and
- * P-256 follow SLIP-0010 (`./slip10.ts`). Parent nodes are cached per seed and per curve while one
- * batch of accounts is derived, since deriving the full path from the root costs ~5× a single
- * child step. The last secp256k1 step is computed here (see `bip32Leaf`) so that the one point
- * multiplication yields both SEC1 forms of the public key.
+ * HD derivation from a wallet's mnemonic: secp256k1 follows BIP32; ed25519 and P-256 follow
+ * SLIP-0010 (`./slip10.ts`). Parent nodes are cached per seed and per curve while one batch of
+ * accounts is derived, since deriving the full path from the root costs ~5× a single child step.
+ *
+ * The secp256k1 steps are computed here (`bip32Child`, `bip32Leaf`) on private keys alone: a node's
+ * public key — a point multiplication, most of a step's cost in JavaScript — is computed only when
+ * a non-hardened child needs it (`bip32PublicKey`), and the leaf's one multiplication yields both
+ * SEC1 forms. `@scure/bip32`'s `HDKey` computes every node's public key as it makes the node (6
+ * multiplications for m/44'/60'/0'/0/0 against 3 here); it stays the reference: the rare cases
+ * BIP32 declares invalid are handed to it, and derive-key.spec.ts checks vectors and random paths
+ * against it.
  */
 import { secp256k1 } from '../keys/secp256k1.js';
 import { bytesToNumberBE } from '@noble/curves/utils.js';
@@ -86,57 +92,113 @@ function parentOf<TNode>(root: TNode, indexes: readonly number[], cache: Map<str
 
 const Secp256k1Fn = secp256k1.Point.Fn;
 
-/** The key pair of a secp256k1 HD node, with both SEC1 forms of its public key. */
-function secp256k1KeyOfNode(node: HDKey, canonical: string): Omit<TDerivedKey, 'curve' | 'path'> {
-  // HDKey's getters return copies, so handing these out is safe.
-  const { privateKey, publicKey } = node;
-  if (!privateKey || !publicKey) throw new DerivationError(`derivation failed for ${canonical}`);
-  return { privateKey, publicKey, uncompressedPublicKey: secp256k1.Point.fromBytes(publicKey).toBytes(false) };
+/**
+ * A BIP32 node on private data: the key, the chain code, its depth, and its compressed public key
+ * once something needed it. Cached nodes are shared: their arrays are never handed out or wiped.
+ */
+interface TBip32Node {
+  privateKey: Uint8Array;
+  chainCode: Uint8Array;
+  depth: number;
+  publicKey?: Uint8Array;
+}
+
+/** BIP32's depth limit (one byte in the serialised key), as HDKey enforces it. */
+const BIP32_MAX_DEPTH = 0xff;
+const BIP32_MASTER_SECRET = new TextEncoder().encode('Bitcoin seed');
+
+/** serP(point(k)) of a node, computed on first use and kept on the node. */
+function bip32PublicKey(node: TBip32Node): Uint8Array {
+  return (node.publicKey ??= secp256k1.getPublicKey(node.privateKey, true));
+}
+
+const fromHdKey = (hd: HDKey, canonical: string): TBip32Node => {
+  const { privateKey, chainCode, publicKey } = hd;
+  if (!privateKey || !chainCode || !publicKey) throw new DerivationError(`derivation failed for ${canonical}`);
+  return { privateKey, chainCode, depth: hd.depth, publicKey };
+};
+
+/** The master node of a BIP32 seed; a seed HDKey refuses (length, key out of range) is refused by it. */
+function bip32Master(seed: Uint8Array): TBip32Node {
+  if (seed.length < 16 || seed.length > 64) return fromHdKey(HDKey.fromMasterSeed(seed), 'm');
+  const I = hmac(sha512, BIP32_MASTER_SECRET, seed);
+  try {
+    const k = bytesToNumberBE(I.subarray(0, 32));
+    if (k === 0n || k >= Secp256k1Fn.ORDER) return fromHdKey(HDKey.fromMasterSeed(seed), 'm');
+    return { privateKey: I.slice(0, 32), chainCode: I.slice(32), depth: 0 };
+  } finally {
+    I.fill(0);
+  }
 }
 
 /**
- * BIP32 CKDpriv for the last step of a path: I = HMAC-SHA512(c_par, data), k = parse256(I_L) +
- * k_par mod n. Done here rather than with `HDKey.deriveChild` because HDKey keeps only the
- * compressed public key, so the Ethereum encoder would have to decompress it again; here the
- * one multiplication gives both forms (~25% less CPU per derived Ethereum account). In the cases
- * BIP32 declares invalid (I_L ≥ n or k = 0, probability ~2^-127), this defers to HDKey, whose rule
- * for them (move on to the next index) stays the one source of truth. Results are byte-identical
- * to `HDKey.deriveChild` (derive-key.spec.ts checks vectors and random paths against it).
+ * BIP32 CKDpriv: I = HMAC-SHA512(c_par, data), k = parse256(I_L) + k_par mod n, c = I_R; data is
+ * 0x00 ‖ ser256(k_par) ‖ ser32(i) for a hardened index, serP(K_par) ‖ ser32(i) otherwise. In the
+ * cases BIP32 declares invalid (I_L ≥ n or k = 0, probability ~2^-127) and past the depth limit,
+ * HDKey decides (its rule: move on to the next index; or its error), so it stays the one source of
+ * truth for them. `bip32Leaf` is the same step for the last index, with the child's public key.
  */
-function bip32Leaf(parent: HDKey, index: number, canonical: string): Omit<TDerivedKey, 'curve' | 'path'> {
-  const parentKey = parent.privateKey;
-  const chainCode = parent.chainCode;
-  const parentPublicKey = parent.publicKey;
-  if (!parentKey || !chainCode || !parentPublicKey) throw new DerivationError(`derivation failed for ${canonical}`);
-  // Hardened: 0x00 ‖ ser256(k_par) ‖ ser32(i). Normal: serP(K_par) ‖ ser32(i).
+function bip32Step(parent: TBip32Node, index: number): { k: bigint; I: Uint8Array } | undefined {
+  if (parent.depth + 1 > BIP32_MAX_DEPTH) return undefined;
   const data = new Uint8Array(37);
-  if (index >= HARDENED_OFFSET) data.set(parentKey, 1);
-  else data.set(parentPublicKey, 0);
+  if (index >= HARDENED_OFFSET) data.set(parent.privateKey, 1);
+  else data.set(bip32PublicKey(parent), 0);
   new DataView(data.buffer).setUint32(33, index, false);
-  const I = hmac(sha512, chainCode, data);
+  const I = hmac(sha512, parent.chainCode, data);
   data.fill(0);
-  chainCode.fill(0);
-  try {
-    const tweak = bytesToNumberBE(I.subarray(0, 32));
-    const k = Secp256k1Fn.create(tweak + bytesToNumberBE(parentKey));
-    if (tweak >= Secp256k1Fn.ORDER || k === 0n) return secp256k1KeyOfNode(parent.deriveChild(index), canonical);
-    const point = secp256k1.Point.BASE.multiply(k);
-    return { privateKey: Secp256k1Fn.toBytes(k), publicKey: point.toBytes(true), uncompressedPublicKey: point.toBytes(false) };
-  } finally {
+  const tweak = bytesToNumberBE(I.subarray(0, 32));
+  const k = Secp256k1Fn.create(tweak + bytesToNumberBE(parent.privateKey));
+  if (tweak >= Secp256k1Fn.ORDER || k === 0n) {
     I.fill(0);
-    parentKey.fill(0);
+    return undefined;
   }
+  return { k, I };
+}
+
+/**
+ * The parent as HDKey, for the cases it decides (see `bip32Step`). Its index and parent fingerprint
+ * only name it in a serialised key, which nothing here makes: any values HDKey accepts will do.
+ */
+const asHdKey = (node: TBip32Node): HDKey => new HDKey({ privateKey: node.privateKey, chainCode: node.chainCode, depth: node.depth, index: node.depth === 0 ? 0 : 1, parentFingerprint: node.depth === 0 ? 0 : 1 });
+
+function bip32Child(parent: TBip32Node, index: number, canonical: string): TBip32Node {
+  const step = bip32Step(parent, index);
+  if (!step) return fromHdKey(asHdKey(parent).deriveChild(index), canonical);
+  try {
+    return { privateKey: Secp256k1Fn.toBytes(step.k), chainCode: step.I.slice(32), depth: parent.depth + 1 };
+  } finally {
+    step.I.fill(0);
+  }
+}
+
+/** The key pair of a secp256k1 HD node (fresh copies), with both SEC1 forms of its public key. */
+function secp256k1KeyOfNode(node: TBip32Node): Omit<TDerivedKey, 'curve' | 'path'> {
+  const publicKey = bip32PublicKey(node).slice();
+  return { privateKey: node.privateKey.slice(), publicKey, uncompressedPublicKey: secp256k1.Point.fromBytes(publicKey).toBytes(false) };
+}
+
+/**
+ * The last step of a path: `bip32Child`'s arithmetic, with the child's one point multiplication
+ * giving both SEC1 forms (HDKey keeps only the compressed one, which the Ethereum encoder would
+ * have to decompress again). Byte-identical to `HDKey.deriveChild`.
+ */
+function bip32Leaf(parent: TBip32Node, index: number, canonical: string): Omit<TDerivedKey, 'curve' | 'path'> {
+  const step = bip32Step(parent, index);
+  if (!step) return secp256k1KeyOfNode(fromHdKey(asHdKey(parent).deriveChild(index), canonical));
+  step.I.fill(0);
+  const point = secp256k1.Point.BASE.multiply(step.k);
+  return { privateKey: Secp256k1Fn.toBytes(step.k), publicKey: point.toBytes(true), uncompressedPublicKey: point.toBytes(false) };
 }
 
 /** Derives keys of one seed, caching intermediate nodes between calls. */
 export class SeedDeriver {
-  private readonly root: HDKey;
-  private readonly cache = new Map<string, HDKey>();
+  private readonly root: TBip32Node;
+  private readonly cache = new Map<string, TBip32Node>();
   private readonly slip10Roots: Record<TSlip10Curve, TSlip10Node>;
   private readonly slip10Caches: Record<TSlip10Curve, Map<string, TSlip10Node>> = { ed25519: new Map(), nist256p1: new Map() };
 
   private constructor(seed: Uint8Array) {
-    this.root = HDKey.fromMasterSeed(seed);
+    this.root = bip32Master(seed);
     // Two HMACs each: cheaper to compute now than to keep the seed around for later.
     this.slip10Roots = { ed25519: slip10MasterNode('ed25519', seed), nist256p1: slip10MasterNode('nist256p1', seed) };
   }
@@ -172,9 +234,9 @@ export class SeedDeriver {
     const { indexes, canonical } = parseDerivationPath(path);
     switch (curve) {
       case 'CURVE_SECP256K1': {
-        const parent = parentOf(this.root, indexes, this.cache, (node, idx) => node.deriveChild(idx));
+        const parent = parentOf(this.root, indexes, this.cache, (node, idx) => bip32Child(node, idx, canonical));
         const leaf = indexes.at(-1);
-        const key = leaf === undefined ? secp256k1KeyOfNode(parent, canonical) : bip32Leaf(parent, leaf, canonical);
+        const key = leaf === undefined ? secp256k1KeyOfNode(parent) : bip32Leaf(parent, leaf, canonical);
         return { curve, path: canonical, ...key };
       }
       case 'CURVE_ED25519': {
