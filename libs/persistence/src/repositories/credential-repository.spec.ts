@@ -1,24 +1,18 @@
 /** API keys by public key across organizations, on a real PostgreSQL: the holder probe a stranger's refusal rests on. */
 import { newId } from '@latchkey/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type TDatabase } from '../database.js';
-import { runMigrations } from '../migrations/run-migrations.js';
-import { createTestDatabase, stopTestPostgres, type TTestDatabase } from '../testing/index.js';
+import type { TDatabase } from '../database.js';
+import { openMigratedTestDatabase, type TMigratedTestDatabase } from '../testing/migrated-test-database.js';
 import { credentialRepository } from './credential-repository.js';
 
-let testDb: TTestDatabase;
+let testDb: TMigratedTestDatabase;
 let db: TDatabase;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  await runMigrations(testDb.url);
-  db = openDatabase(testDb.url, { max: 4 });
+  testDb = await openMigratedTestDatabase(4);
+  db = testDb.db;
 });
-afterAll(async () => {
-  await db?.close();
-  await testDb?.drop();
-  await stopTestPostgres();
-});
+afterAll(() => testDb?.close());
 
 async function organizationWithUser(): Promise<{ organizationId: string; userId: string }> {
   const organizationId = newId();

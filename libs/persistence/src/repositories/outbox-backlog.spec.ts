@@ -1,23 +1,17 @@
 /** The metrics' view of the outbox and the pool, against a real PostgreSQL with the migrations applied. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type TDatabase } from '../database.js';
-import { runMigrations } from '../migrations/run-migrations.js';
-import { createTestDatabase, stopTestPostgres, type TTestDatabase } from '../testing/index.js';
+import type { TDatabase } from '../database.js';
+import { openMigratedTestDatabase, type TMigratedTestDatabase } from '../testing/migrated-test-database.js';
 import { readOutboxBacklog } from './outbox-backlog.js';
 
-let testDb: TTestDatabase;
+let testDb: TMigratedTestDatabase;
 let db: TDatabase;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  await runMigrations(testDb.url);
-  db = openDatabase(testDb.url, { max: 3 });
+  testDb = await openMigratedTestDatabase(3);
+  db = testDb.db;
 });
-afterAll(async () => {
-  await db?.close();
-  await testDb?.drop();
-  await stopTestPostgres();
-});
+afterAll(() => testDb?.close());
 
 describe('readOutboxBacklog', () => {
   it('counts pending events only, and ages the oldest of them', async () => {

@@ -1,24 +1,18 @@
 /** Smart contract interfaces on a real PostgreSQL: one per (organization, contract address), lookups by address. */
 import { newId } from '@latchkey/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type TDatabase } from '../database.js';
-import { runMigrations } from '../migrations/run-migrations.js';
-import { createTestDatabase, stopTestPostgres, type TTestDatabase } from '../testing/index.js';
+import type { TDatabase } from '../database.js';
+import { openMigratedTestDatabase, type TMigratedTestDatabase } from '../testing/migrated-test-database.js';
 import { smartContractInterfaceRepository } from './smart-contract-interface-repository.js';
 
-let testDb: TTestDatabase;
+let testDb: TMigratedTestDatabase;
 let db: TDatabase;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  await runMigrations(testDb.url);
-  db = openDatabase(testDb.url, { max: 4 });
+  testDb = await openMigratedTestDatabase(4);
+  db = testDb.db;
 });
-afterAll(async () => {
-  await db?.close();
-  await testDb?.drop();
-  await stopTestPostgres();
-});
+afterAll(() => testDb?.close());
 
 const ETH = 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM';
 const row = (organizationId: string, contractAddress: string) => ({ id: newId(), organizationId, contractAddress, type: ETH, interface: '[]', label: 'l', notes: '' });

@@ -1,28 +1,22 @@
 /** Webhook endpoints, fan-out, the per-endpoint queue and signing keys, on a real PostgreSQL. */
 import { createKeyVault, newId } from '@latchkey/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type TDatabase } from '../database.js';
-import { runMigrations } from '../migrations/run-migrations.js';
-import { createTestDatabase, stopTestPostgres, type TTestDatabase } from '../testing/index.js';
+import type { TDatabase } from '../database.js';
+import { openMigratedTestDatabase, type TMigratedTestDatabase } from '../testing/migrated-test-database.js';
 import { webhookBodyOf } from '../webhooks/activity-webhook-body.js';
 import { ensureWebhookSigningKey, rotateWebhookSigningKey, webhookJwksDocument } from '../webhooks/webhook-signing-keys.js';
 import { legacyWebhookEndpointId, webhookDeliveryRepository } from './webhook-delivery-repository.js';
 import { webhookEndpointRepository } from './webhook-endpoint-repository.js';
 import { webhookSigningKeyRepository } from './webhook-signing-key-repository.js';
 
-let testDb: TTestDatabase;
+let testDb: TMigratedTestDatabase;
 let db: TDatabase;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  await runMigrations(testDb.url);
-  db = openDatabase(testDb.url, { max: 4 });
+  testDb = await openMigratedTestDatabase(4);
+  db = testDb.db;
 });
-afterAll(async () => {
-  await db?.close();
-  await testDb?.drop();
-  await stopTestPostgres();
-});
+afterAll(() => testDb?.close());
 
 const org = async (id: string, parent: string | null = null) => db.sql.query(`INSERT INTO organizations (id, parent_organization_id, name) VALUES ($1, $2, $1)`, [id, parent]);
 const event = async (organizationId: string, activityId: string) =>
