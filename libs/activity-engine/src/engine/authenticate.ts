@@ -388,11 +388,13 @@ export function createAuthenticator(store: TStore, cache: TAuthCache, now: () =>
    * `undefined`: go on (the full check runs as always, and refuses what this lets through).
    */
   function refuseCachedStranger(headers: Record<string, string | string[] | undefined>): AppError | undefined {
-    const value = headers['x-stamp'];
-    if (typeof value !== 'string' || headers[SESSION_HEADER] !== undefined || headers['x-stamp-webauthn'] !== undefined || headers['x-stamp-attested'] !== undefined) return undefined;
+    if (headers[SESSION_HEADER] !== undefined) return undefined;
     let publicKey;
     try {
-      publicKey = parsedStampOf(headers, value).publicKey;
+      // authenticate's own header rule: exactly one stamp header; only an API-key stamp is decided here.
+      const header = selectStampHeader(headers);
+      if (header.kind !== 'api-key') return undefined;
+      publicKey = parsedStampOf(headers, header.value).publicKey;
     } catch {
       return undefined;
     }
