@@ -156,7 +156,15 @@ describe.skipIf(!CHROMIUM)('admin dashboard in Chromium', () => {
     expect(waiting.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
     await go('activities', 'Activities');
     await page.locator(`[data-activity-id="${waiting.id}"] button`).click();
+    // The vote's own answer, so that a failure says what the server answered (or that it did not).
+    const answered = page.waitForResponse((r) => r.url().includes('/trpc/activities.approve'), { timeout: 60_000 });
     await page.getByRole('button', { name: 'Approve' }).click();
+    const response = await answered.catch((e: Error) => {
+      throw new Error(`the approval was not answered: ${e.message}\nserver output:\n${latchkey.output().slice(-6000)}`);
+    });
+    const body = await response.text();
+    expect(response.status(), `the approval answered ${body}\nserver output:\n${latchkey.output().slice(-6000)}`).toBe(200);
+    expect(body, 'the approval completes the activity').toContain('ACTIVITY_STATUS_COMPLETED');
     await page.getByText('Approved: the activity is now COMPLETED').waitFor();
     const { activity } = await root.getActivity({ activityId: waiting.id });
     expect(activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
