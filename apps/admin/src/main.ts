@@ -2,11 +2,13 @@
 import { createActivityRegistry, explainDraftPolicies } from '@latchkey/activity-engine';
 import { createPlatformMetrics, instrumentPlatform, openPlatform } from '@latchkey/platform';
 import { parseConfig } from '@latchkey/domain';
-import { createLogger, serve } from '@latchkey/http';
+import { createLogger, holdForLauncher, serve } from '@latchkey/http';
 import { adminOverviewRepository, webhookDeliveryRepository, webhookSigningKeyRepository } from '@latchkey/persistence';
 import { buildAdmin } from './app.js';
 import { dashboardDir } from './static/serve-dashboard.js';
 
+// Started early by the launcher: the code above is loaded; wait here for the database's URL.
+await holdForLauncher();
 const config = parseConfig(process.env);
 const logger = createLogger(config, 'admin');
 try {

@@ -2,11 +2,13 @@
 import { createAuthProxyRuntimeReader } from '@latchkey/activity-engine';
 import { createPlatformMetrics, instrumentPlatform, loadServerPublicKeys, openPlatform } from '@latchkey/platform';
 import { parseConfig } from '@latchkey/domain';
-import { createLogger, serve } from '@latchkey/http';
+import { createLogger, holdForLauncher, serve } from '@latchkey/http';
 import { webhookSigningKeyRepository } from '@latchkey/persistence';
 import { buildPublicApi } from './app.js';
 import { createReadiness } from './plugins/readiness.js';
 
+// Started early by the launcher: the code above is loaded; wait here for the database's URL.
+await holdForLauncher();
 const config = parseConfig(process.env);
 const logger = createLogger(config, 'public-api');
 // One line below info at every start, so an operator (and the secrets-scan test) can see a debug or trace level took effect.

@@ -6,7 +6,7 @@
  */
 import { createEvmChains, loadVault } from '@latchkey/crypto';
 import { parseConfig } from '@latchkey/domain';
-import { createLogger, createMetrics, registerDatabaseGauges, runUntilStopped, webhookCounters } from '@latchkey/http';
+import { createLogger, createMetrics, holdForLauncher, registerDatabaseGauges, runUntilStopped, webhookCounters } from '@latchkey/http';
 import { ensureWebhookSigningKey, listenForWebhookWork, openDatabase, readOutboxBacklog, webhookSigningKeyRepository } from '@latchkey/persistence';
 import { asyncCommitUrl } from './async-commit-url.js';
 import { parseWebhookConfig } from './config.js';
@@ -15,6 +15,8 @@ import { createSignerCache } from './signer-cache.js';
 import { createReceiptWatcher } from './receipt-watcher.js';
 import { createWebhookWorker } from './worker.js';
 
+// Started early by the launcher: the code above is loaded; wait here for the database's URL.
+await holdForLauncher();
 const config = parseConfig(process.env);
 const logger = createLogger(config, 'webhook-worker');
 try {

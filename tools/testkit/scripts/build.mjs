@@ -5,7 +5,8 @@
 //    client of the bin that loads node built-ins only;
 //  - dist/latchkey.js, the `latchkey` bin;
 //  - dist/runtime/: the launcher, the four apps and the migrations, laid out like a checkout
-//    (latchkey-runtime.ts), so an installed testkit starts Latchkey without the repository;
+//    (latchkey-runtime.ts), so an installed testkit starts Latchkey without the repository; bundled
+//    as tools/build-app.mjs bundles them for `npm start` (their npm packages inlined but for a few);
 //  - dist/types/: declarations (tsc).
 // Then it checks what it built: every npm package a bundle imports must be a declared dependency
 // (or an optional peer), and no declaration may name a workspace package — a consumer has neither.
@@ -15,6 +16,7 @@ import { builtinModules } from 'node:module';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { appBundleOptions, WORKERS } from '../../build-app.mjs';
 
 const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(pkgDir, '..', '..');
@@ -23,9 +25,6 @@ const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
 
 /** The launcher and the apps, as tools/build-app.mjs bundles them for `npm start`. */
 const RUNTIME_PROJECTS = ['tools/cli', 'apps/public-api', 'apps/auth-proxy', 'apps/admin', 'apps/webhook-worker'];
-const WORKER = join(root, 'libs/crypto/src/derivation/derivation-worker.ts');
-/** The preload the launcher starts an app early with (tools/cli/src/launcher/early-start.ts). */
-const PRELOAD = join(root, 'tools/cli/src/launcher/app-preload.ts');
 
 /** Bare imports stay external, except the workspace's own libraries, which are compiled in. */
 const externals = new Set();
@@ -59,11 +58,8 @@ await Promise.all([
   build({ ...common, entryPoints: [join(pkgDir, 'src/bin/main.ts')], outfile: join(dist, 'latchkey.js'), format: 'esm' }),
   ...RUNTIME_PROJECTS.flatMap((project) => {
     const out = join(dist, 'runtime', project, 'dist');
-    return [
-      build({ ...common, entryPoints: [join(root, project, 'src/main.ts')], outfile: join(out, 'main.mjs'), format: 'esm' }),
-      build({ ...common, entryPoints: [WORKER], outfile: join(out, 'derivation-worker.mjs'), format: 'esm' }),
-      build({ ...common, entryPoints: [PRELOAD], outfile: join(out, 'launcher-preload.mjs'), format: 'esm' }),
-    ];
+    const files = [[join(root, project, 'src/main.ts'), join(out, 'main.mjs')], ...Object.entries(WORKERS).map(([name, src]) => [src, join(out, name)])];
+    return files.map(([from, outfile]) => build({ ...appBundleOptions((spec) => externals.add(spec)), entryPoints: [from], outfile }));
   }),
 ]);
 
@@ -80,7 +76,9 @@ for (const f of readdirSync(join(root, 'prisma', 'migrations')).filter((f) => f.
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 const packageName = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
 const declared = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]);
-const undeclared = [...new Set([...externals].filter((s) => !builtins.has(s)).map(packageName))].filter((n) => !declared.has(n) && !n.startsWith('@latchkey/')).sort();
+// pg's native binding is optional: pg requires it only when asked for `pg.native`, which Latchkey never does.
+const OPTIONAL = new Set(['pg-native']);
+const undeclared = [...new Set([...externals].filter((s) => !builtins.has(s)).map(packageName))].filter((n) => !declared.has(n) && !OPTIONAL.has(n) && !n.startsWith('@latchkey/')).sort();
 if (undeclared.length > 0) {
   console.error(`@latchkey/testkit: the bundles import npm packages package.json does not declare: ${undeclared.join(', ')}`);
   process.exit(1);

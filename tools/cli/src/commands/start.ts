@@ -8,11 +8,11 @@
  * platform down. An app that fails its very first start stops the launcher (exit 1): that is a
  * configuration or build problem, not a crash. SIGINT/SIGTERM stop the apps, then the database.
  *
- * The apps are forked before the database is ready (launcher/early-start.ts): loading an app's
- * code takes longer than starting PostgreSQL and the first-start steps together, so each app
- * loads it meanwhile and is told to go on, with DATABASE_URL, once those steps are done; the auth
- * proxy, which opens no database, goes on at once. What an app's own code sees is unchanged: it
- * runs after the first-start steps, with the same environment as before.
+ * The apps are forked before the database is ready: loading an app's code is most of its start,
+ * so each app loads it meanwhile and waits (`holdForLauncher`, @latchkey/http) until it is told
+ * to go on, with DATABASE_URL, once those steps are done; the auth proxy, which opens no
+ * database, goes on at once. What an app's own start-up sees is unchanged: it runs after the
+ * first-start steps, with the same environment as before.
  *
  * `<dataDir>/latchkey.pid` keeps a second launcher off the same data folder; a stale one (its
  * pid gone or given to another program) is ignored (launcher/launcher-pid-file.ts).
@@ -28,7 +28,6 @@ import { createLogger } from '@latchkey/http';
 import { createStore, ensureWebhookSigningKey, openDatabase, webhookSigningKeyRepository } from '@latchkey/persistence';
 import { writeBootstrapFile } from '../bootstrap-file.js';
 import { openMigratedDatabase, type TDatabaseHandle } from '../database-setup.js';
-import { PRELOAD_FILE } from '../launcher/early-start.js';
 import { checkLauncherLock } from '../launcher/launcher-pid-file.js';
 import { superviseApp, type TSupervisedApp } from '../launcher/supervise-app.js';
 
@@ -115,7 +114,7 @@ export async function startCommand(config: TConfig): Promise<void> {
   };
   takeSignals();
 
-  // The apps start now; those that need the database wait for `letAppsGo` (early-start.ts).
+  // The apps start now; those that need the database wait for `letAppsGo`.
   let letAppsGo!: (env: Record<string, string>) => void;
   let giveUp!: (e: unknown) => void;
   const started = new Promise<Record<string, string>>((res, rej) => {
@@ -125,12 +124,8 @@ export async function startCommand(config: TConfig): Promise<void> {
   started.catch(() => undefined);
   const env = { ...process.env, LATCHKEY_DATA_DIR: dataDir };
   for (const app of APPS) {
-    const script = join(root, app.path);
-    // A build older than the preload: the app starts when the database is ready, as it used to.
-    const preload = join(dirname(script), PRELOAD_FILE);
-    if (app.database && !existsSync(preload)) log.info(`${preload} is missing (an older build): ${app.service} starts once the database is ready`);
-    const deferred = app.database ? { deferred: { start: started, preload: existsSync(preload) ? preload : undefined } } : {};
-    apps.push(superviseApp({ service: app.service, script, env, log, execArgv: APP_NODE_OPTIONS[app.service] ?? [], ...deferred }));
+    const deferred = app.database ? { deferred: { start: started } } : {};
+    apps.push(superviseApp({ service: app.service, script: join(root, app.path), env, log, execArgv: APP_NODE_OPTIONS[app.service] ?? [], ...deferred }));
   }
 
   let db: TDatabaseHandle;

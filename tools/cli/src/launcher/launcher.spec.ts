@@ -1,6 +1,6 @@
 /**
  * The launcher as `npm start` runs it (the built CLI, a fresh data folder, free ports): the apps
- * start while the database does (early-start.ts), a crashed app is restarted while the others
+ * start while the database does (held until it is ready: holdForLauncher), a crashed app is restarted while the others
  * keep serving, a stale latchkey.pid naming an unrelated process neither blocks the start nor gets
  * that process touched, and SIGTERM still stops all.
  */
@@ -77,8 +77,9 @@ async function processStartMs(pid: number): Promise<number> {
   return bootS * 1000 + (startTicks / ticksPerS) * 1000;
 }
 
-async function cmdline(pid: number): Promise<string> {
-  return (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0').join(' ');
+/** The environment a process was started with (what the launcher gave it, whatever it changed since). */
+async function initialEnvironment(pid: number): Promise<string[]> {
+  return (await readFile(`/proc/${pid}/environ`, 'utf8').catch(() => '')).split('\0');
 }
 
 async function healthy(url: string): Promise<boolean> {
@@ -154,8 +155,8 @@ describe('the launcher', () => {
     expect(out).toMatch(/ignoring a stale .*latchkey\.pid: pid \d+ now belongs to another program \(sleep\)/);
     expect(Number((await readFile(join(dataDir, 'latchkey.pid'), 'utf8')).trim())).toBe(launcher.pid);
 
-    // Every app was started before the database was ready, through the preload; the auth proxy,
-    // which needs no database, without it.
+    // Every app was started before the database was ready, held until it was; the auth proxy,
+    // which needs no database, not held.
     const dbReady = out.split('\n').find((l) => l.startsWith('{') && l.includes('PostgreSQL ready'));
     expect(dbReady, 'the launcher logs when the database is ready').toBeDefined();
     const dbReadyMs = (JSON.parse(dbReady!) as { time: number }).time;
@@ -163,7 +164,7 @@ describe('the launcher', () => {
       const [pid] = await childPids(launcher.pid!, `${app}/dist/main.mjs`);
       expect(pid, `${app} runs`).toBeDefined();
       expect(await processStartMs(pid!), `${app} started before the database was ready`).toBeLessThan(dbReadyMs);
-      expect((await cmdline(pid!)).includes('launcher-preload.mjs'), `${app} through the preload`).toBe(app !== 'auth-proxy');
+      expect((await initialEnvironment(pid!)).includes('LATCHKEY_LAUNCHER_HOLD=1'), `${app} held`).toBe(app !== 'auth-proxy');
     }
 
     // A second launcher on the same data folder is refused: this lock is real.
@@ -192,7 +193,9 @@ describe('the launcher', () => {
     expect(worker2).toBeDefined();
     expect(worker2).not.toBe(worker);
     // A restart is an ordinary start: the database is up by then.
-    expect(await cmdline(worker2!)).not.toContain('launcher-preload.mjs');
+    const restartedWith = await initialEnvironment(worker2!);
+    expect(restartedWith).not.toContain('LATCHKEY_LAUNCHER_HOLD=1');
+    expect(restartedWith.some((v) => v.startsWith('DATABASE_URL=postgres')), 'the restart has the database from the beginning').toBe(true);
     probing = false;
     await prober;
     expect(failures, 'the public API answered throughout').toEqual([]);

@@ -3,13 +3,13 @@
  * restarted with backoff when it exits unexpectedly, stopped on request. The first start is
  * different: an app that dies before it was ever ready has a problem a restart will not fix
  * (a bad configuration, a missing build), so that fails `ready` instead, and the launcher gives up.
- * The first start may be deferred until the launcher has the database, and then also early
- * (launcher/early-start.ts): forked before the database is ready, told to go on when it is.
+ * The first start may be deferred until the launcher has the database: the app is then forked at
+ * once with $LATCHKEY_LAUNCHER_HOLD=1, loads its code meanwhile, and waits in `holdForLauncher`
+ * (@latchkey/http) until it is told to go on with the database's URL.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { pathToFileURL } from 'node:url';
+import { isWaitingMessage, LAUNCHER_HOLD_ENV, type TStartMessage } from '@latchkey/http';
 import type { Logger } from 'pino';
-import { isWaitingMessage, PRELOAD_ENV, type TStartMessage } from './early-start.js';
 import { createRestartBackoff, type TRestartBackoffOptions } from './restart-backoff.js';
 
 export interface TSuperviseOptions {
@@ -22,13 +22,11 @@ export interface TSuperviseOptions {
   /** Node and V8 options of this app's process, after the launcher's own (`process.execArgv`). */
   execArgv?: readonly string[];
   /**
-   * The first run may not go on before `start` resolves; its variables are then added to the
-   * environment (restarts have them from the beginning). With `preload` (launcher-preload.mjs
-   * beside the bundle) the app is forked at once and loads its code meanwhile (early-start.ts);
-   * without, it is forked only then. If `start` rejects, the first run never goes on: the
-   * launcher is giving up and stops the app.
+   * The first run may not go on before `start` resolves: it is forked held, loads its code, and
+   * then gets `start`'s variables (restarts have them in their environment from the beginning).
+   * If `start` rejects, the first run never goes on: the launcher is giving up and stops the app.
    */
-  deferred?: { start: Promise<Record<string, string>>; preload?: string | undefined };
+  deferred?: { start: Promise<Record<string, string>> };
 }
 
 export interface TSupervisedApp {
@@ -62,15 +60,15 @@ export function superviseApp(o: TSuperviseOptions): TSupervisedApp {
     () => undefined,
   );
 
-  /** The first run of an early start: forked with the preload, told to go on by `start`. */
-  const forkEarly = (start: Promise<Record<string, string>>, preload: string): ChildProcess => {
+  /** The first run of a deferred start: forked held, told to go on by `start`. */
+  const forkHeld = (start: Promise<Record<string, string>>): ChildProcess => {
     const c = fork(o.script, [], {
-      env: { ...o.env, [PRELOAD_ENV]: '1' },
-      execArgv: [...process.execArgv, ...(o.execArgv ?? []), '--import', pathToFileURL(preload).href],
+      env: { ...o.env, [LAUNCHER_HOLD_ENV]: '1' },
+      execArgv: [...process.execArgv, ...(o.execArgv ?? [])],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    // Sent only once the preload listens (a message before that would be lost) and the launcher
-    // has the variables, whichever comes last.
+    // Sent only once the app listens (a message before that would be lost) and the launcher has
+    // the variables, whichever comes last.
     const waiting = new Promise<void>((res) => c.on('message', (m: unknown) => isWaitingMessage(m) && res()));
     void Promise.all([start, waiting]).then(
       ([env]) => {
@@ -84,8 +82,8 @@ export function superviseApp(o: TSuperviseOptions): TSupervisedApp {
   const run = (): void => {
     const startedAt = Date.now();
     const c =
-      o.deferred?.preload && !everReady
-        ? forkEarly(o.deferred.start, o.deferred.preload)
+      o.deferred && !everReady
+        ? forkHeld(o.deferred.start)
         : fork(o.script, [], { env: { ...o.env, ...startEnv }, execArgv: [...process.execArgv, ...(o.execArgv ?? [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     child = c;
     let exited = false;
@@ -122,14 +120,7 @@ export function superviseApp(o: TSuperviseOptions): TSupervisedApp {
       if (c.pid === undefined) onExit(null, null);
     });
   };
-  if (o.deferred && !o.deferred.preload) {
-    o.deferred.start.then(
-      () => {
-        if (!stopping) run();
-      },
-      () => undefined,
-    );
-  } else run();
+  run();
 
   return {
     service: o.service,
