@@ -22,6 +22,15 @@ describe('P-256 keys', () => {
     expect(generateP256KeyPair().privateKey).not.toBe(pair.privateKey);
   });
 
+  it('computes the same public points as noble (OpenSSL does the multiplication), seeded or not', () => {
+    for (let i = 0; i < 25; i++) {
+      const pair = i % 2 ? generateP256KeyPair() : generateP256KeyPair(new Uint8Array(48).fill(i + 1));
+      const secret = Buffer.from(pair.privateKey, 'hex');
+      expect(pair.publicKey).toBe(Buffer.from(p256.getPublicKey(secret, true)).toString('hex'));
+      expect(pair.publicKeyUncompressed).toBe(Buffer.from(p256.getPublicKey(secret, false)).toString('hex'));
+    }
+  });
+
   it('derives the protocol-notes public key from 32 bytes of 0x01', () => {
     const uncompressed = Buffer.from(p256.getPublicKey(Buffer.from(P256_VECTOR.privateKey, 'hex'), false)).toString('hex');
     expect(compressP256PublicKey(uncompressed)).toBe(P256_VECTOR.publicKey);

@@ -21,13 +21,6 @@
  */
 import { createHash } from 'node:crypto';
 import { p256 } from '@noble/curves/nist.js';
-import { verifyRegistrationResponse } from '@simplewebauthn/server';
-import {
-  convertAAGUIDToString,
-  decodeAttestationObject,
-  decodeCredentialPublicKey,
-  parseAuthenticatorData,
-} from '@simplewebauthn/server/helpers';
 import { decodeBase64Any, decodeUtf8, encodeBase64Url } from '../encoding.js';
 import { WebauthnRegistrationError } from './webauthn-registration-error.js';
 
@@ -157,8 +150,15 @@ function checkClientData(bytes: Uint8Array, challenge: Uint8Array, expectedOrigi
   return { challenge: clientChallenge, origin };
 }
 
+/**
+ * `@simplewebauthn/server`, loaded on the first registration a process verifies: its X.509 and
+ * ASN.1 stack took 45–75 ms of every app's start (the auth proxy's too, which never verifies one).
+ */
+let library: Promise<[typeof import('@simplewebauthn/server'), typeof import('@simplewebauthn/server/helpers')]> | undefined;
+const simpleWebauthn = () => (library ??= Promise.all([import('@simplewebauthn/server'), import('@simplewebauthn/server/helpers')]));
+
 /** The COSE key as a compressed SEC1 P-256 point, or a refusal naming what it is instead. */
-function p256FromCose(coseKey: Uint8Array): string {
+function p256FromCose(coseKey: Uint8Array, decodeCredentialPublicKey: (typeof import('@simplewebauthn/server/helpers'))['decodeCredentialPublicKey']): string {
   let key: Map<number, unknown>;
   try {
     key = decodeCredentialPublicKey(new Uint8Array(coseKey)) as unknown as Map<number, unknown>;
@@ -231,6 +231,7 @@ export async function verifyWebauthnRegistration(
   }
 
   const clientData = checkClientData(clientDataJson, challengeBytes, expectedOrigins);
+  const [{ verifyRegistrationResponse }, { convertAAGUIDToString, decodeAttestationObject, decodeCredentialPublicKey, parseAuthenticatorData }] = await simpleWebauthn();
 
   let fmt: unknown;
   let authData: unknown;
@@ -271,7 +272,7 @@ export async function verifyWebauthnRegistration(
   if (!sameBytes(parsed.credentialID, credentialId)) {
     throw fail('CREDENTIAL_ID_MISMATCH', 'attestation.credentialId is not the credential id the authenticator attested');
   }
-  const publicKey = p256FromCose(parsed.credentialPublicKey);
+  const publicKey = p256FromCose(parsed.credentialPublicKey, decodeCredentialPublicKey);
 
   const id = encodeBase64Url(credentialId);
   let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
