@@ -15,7 +15,7 @@ export type { TPrincipal, TCredentialRef } from './engine/principal.js';
 export { ACTIVITY_EVENT_TYPE } from './engine/submit-activity.js';
 export { ACTIVITY_DEFINITIONS, createActivityRegistry, type TActivityRegistry } from './registry.js';
 export { QUERY_DEFINITIONS } from './queries/registry.js';
-export { buildOpenApiDocument, QUERY_PREFIX, SUBMIT_PREFIX, type TOpenApiExtraRoute, type TOpenApiOptions } from './openapi/build-openapi-document.js';
+export { buildOpenApiDocument, openApiOperations, QUERY_PREFIX, SUBMIT_PREFIX, type TOpenApiExtraRoute, type TOpenApiOptions } from './openapi/build-openapi-document.js';
 export { INSTALLATION_LOCK, SERVER_KEY_PURPOSES, ensureServerKeys, loadServerPublicKeys, withServerKey, type TServerKey, type TServerKeyPurpose, type TServerPublicKeys } from './keys/server-keys.js';
 export { oauth2ClientSecretAad, serverKeyAad } from './keys/vault-aad.js';
 export { ensureGasRelayer } from './keys/gas-relayer.js';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACTIVITY_DEFINITIONS, VOTE_DEFINITIONS } from '../registry.js';
 import { QUERY_DEFINITIONS } from '../queries/registry.js';
-import { buildOpenApiDocument, QUERY_PREFIX, SUBMIT_PREFIX } from './build-openapi-document.js';
+import { buildOpenApiDocument, openApiOperations, QUERY_PREFIX, SUBMIT_PREFIX } from './build-openapi-document.js';
 
 type TDoc = { openapi: string; paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { $ref?: string } }> } }>>; components: { schemas: Record<string, Record<string, unknown>> } };
 const doc = buildOpenApiDocument({ version: '9.9.9', extraRoutes: [{ method: 'get', path: '/healthz', summary: 'alive', tag: 'Operations', public: true }] }) as unknown as TDoc;
@@ -25,6 +25,18 @@ describe('buildOpenApiDocument', () => {
     ].sort();
     expect(Object.keys(doc.paths).sort()).toEqual(expected);
     expect(doc.openapi).toBe('3.1.0');
+  });
+
+  it('lists the same operations as openApiOperations, which builds no schema', () => {
+    const extraRoutes = [
+      { method: 'get' as const, path: '/healthz', summary: 'alive', tag: 'Operations', public: true },
+      { method: 'post' as const, path: '/healthz', summary: 'also', tag: 'Operations', public: true },
+    ];
+    const full = buildOpenApiDocument({ version: '1', extraRoutes }) as unknown as TDoc;
+    const fromDocument = Object.fromEntries(Object.entries(full.paths).map(([path, item]) => [path, Object.keys(item).sort()]));
+    const listed = Object.fromEntries(Object.entries(openApiOperations({ extraRoutes })).map(([path, methods]) => [path, [...methods].sort()]));
+    expect(listed).toEqual(fromDocument);
+    expect(listed['/healthz']).toEqual(['get', 'post']);
   });
 
   it('describes a submission with its envelope and the kind’s own intent, from the domain schema', () => {

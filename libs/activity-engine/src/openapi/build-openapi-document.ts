@@ -68,7 +68,22 @@ function embeddable(s: unknown): TJsonObject {
 }
 
 /**
- * Builds the document. Pure and deterministic: the app builds it once at start.
+ * The document's operations as path → methods, without building its schemas (their JSON Schema
+ * export is most of the document's cost): what the public API compares with its routes at start,
+ * while the document itself is built on its first request. The same lists as
+ * `buildOpenApiDocument`'s paths, in the same way (the spec compares the two).
+ */
+export function openApiOperations(o: Pick<TOpenApiOptions, 'activities' | 'queries' | 'extraRoutes'>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  const add = (path: string, method: string) => (out[path] ??= []).push(method);
+  for (const a of o.activities ?? [...ACTIVITY_DEFINITIONS, ...VOTE_DEFINITIONS]) add(`${SUBMIT_PREFIX}${a.path}`, 'post');
+  for (const q of o.queries ?? QUERY_DEFINITIONS) add(`${QUERY_PREFIX}${q.path}`, 'post');
+  for (const r of o.extraRoutes ?? []) add(r.path, r.method);
+  return out;
+}
+
+/**
+ * Builds the document. Pure and deterministic: the app builds it once, on its first request.
  * @throws Error when two operations would share a component name (a programming error)
  */
 export function buildOpenApiDocument(o: TOpenApiOptions): TJsonObject {
