@@ -3,7 +3,7 @@
 // are inlined from their TypeScript sources, and so are the npm packages except KEEP_EXTERNAL below:
 // one file to read and compile instead of hundreds to resolve and load, which halves an app's
 // start-up CPU (docs/BENCHMARKS.md, "Testkit start"). tools/testkit/scripts/build.mjs bundles the
-// testkit's runtime with the same options (`appBundleOptions`).
+// testkit's runtime the same way (`bundleProject`).
 // Usage: node tools/build-app.mjs <projectDir> | --all
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
@@ -27,7 +27,7 @@ const keptExternal = (spec) => KEEP_EXTERNAL.some((p) => spec === p || spec.star
  * built-ins, which an ES module does not have: the banner gives the bundle a `require` of its own.
  * `onExternal` hears each specifier left external.
  */
-export function appBundleOptions(onExternal = () => undefined) {
+function appBundleOptions(onExternal = () => undefined) {
   return {
     bundle: true,
     platform: 'node',
@@ -53,16 +53,21 @@ export function appBundleOptions(onExternal = () => undefined) {
 }
 
 /** Worker threads every app carries beside main.mjs (the engine finds them by name). */
-export const WORKERS = {
+const WORKERS = {
   'derivation-worker.mjs': join(root, 'libs/crypto/src/derivation/derivation-worker.ts'),
 };
 
-async function bundle(projectDir) {
+/**
+ * Bundles a project's src/main.ts and the worker scripts into `outDir` (its dist/ by default).
+ * @param o.onExternal hears each specifier left external (see appBundleOptions)
+ */
+export async function bundleProject(projectDir, o = {}) {
   const dir = resolve(projectDir);
+  const out = o.outDir ?? join(dir, 'dist');
   const entry = join(dir, 'src', 'main.ts');
   if (!existsSync(entry)) throw new Error(`${entry} not found`);
-  const files = [[entry, join(dir, 'dist', 'main.mjs')], ...Object.entries(WORKERS).map(([name, src]) => [src, join(dir, 'dist', name)])];
-  await Promise.all(files.map(([from, outfile]) => build({ ...appBundleOptions(), entryPoints: [from], outfile, sourcemap: true })));
+  const files = [[entry, join(out, 'main.mjs')], ...Object.entries(WORKERS).map(([name, src]) => [src, join(out, name)])];
+  await Promise.all(files.map(([from, outfile]) => build({ ...appBundleOptions(o.onExternal), entryPoints: [from], outfile, sourcemap: o.sourcemap ?? true })));
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
@@ -72,5 +77,5 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
     console.error('usage: node tools/build-app.mjs <projectDir>... | --all');
     process.exit(2);
   }
-  await Promise.all(targets.map(bundle));
+  await Promise.all(targets.map((t) => bundleProject(t)));
 }

@@ -16,7 +16,7 @@ import { builtinModules } from 'node:module';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { appBundleOptions, WORKERS } from '../../build-app.mjs';
+import { bundleProject } from '../../build-app.mjs';
 
 const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(pkgDir, '..', '..');
@@ -56,11 +56,7 @@ await Promise.all([
   // CommonJS (Jest): a thin client of the bin, loading node built-ins only (src/cjs/index.ts).
   build({ ...common, entryPoints: [join(pkgDir, 'src/cjs/index.ts')], outfile: join(dist, 'index.cjs'), format: 'cjs', sourcemap: true }),
   build({ ...common, entryPoints: [join(pkgDir, 'src/bin/main.ts')], outfile: join(dist, 'latchkey.js'), format: 'esm' }),
-  ...RUNTIME_PROJECTS.flatMap((project) => {
-    const out = join(dist, 'runtime', project, 'dist');
-    const files = [[join(root, project, 'src/main.ts'), join(out, 'main.mjs')], ...Object.entries(WORKERS).map(([name, src]) => [src, join(out, name)])];
-    return files.map(([from, outfile]) => build({ ...appBundleOptions((spec) => externals.add(spec)), entryPoints: [from], outfile }));
-  }),
+  ...RUNTIME_PROJECTS.map((project) => bundleProject(join(root, project), { outDir: join(dist, 'runtime', project, 'dist'), sourcemap: false, onExternal: (spec) => externals.add(spec) })),
 ]);
 
 chmodSync(join(dist, 'latchkey.js'), 0o755);
