@@ -2,8 +2,8 @@
  * One embedded PostgreSQL for all the test files of a project (a vitest globalSetup, asked for with
  * `sharedTestConfig(root, { testPostgres: true })`). Every file gets its own databases from
  * `createTestDatabase()` as before; what it no longer does is run initdb and start a cluster of its
- * own first (vitest runs each file in a fresh process, so the helper's per-process cluster was one
- * per file). The cluster reaches the files as DATABASE_URL, which createTestDatabase() already
+ * own first (the helper keeps its cluster per process, and a project may run several: one per
+ * worker, and one per file that needs a process of its own — vitest.shared.ts). The cluster reaches the files as DATABASE_URL, which createTestDatabase() already
  * honours; it is started only when the run has none, so a run on an external server (CI's second
  * pass) is unchanged.
  */
