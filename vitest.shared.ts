@@ -19,7 +19,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve as resolvePath } from 'node:path';
 import { defaultServerConditions, type UserConfig } from 'vite';
-import type { ViteUserConfig } from 'vitest/config';
+import { defaultExclude, type ViteUserConfig } from 'vitest/config';
 
 const conditions = ['@latchkey/source', ...defaultServerConditions];
 const INCLUDE = ['src/**/*.spec.ts', 'test/**/*.spec.ts'];
@@ -63,7 +63,7 @@ export function sharedTestConfig(root: string, options: TSharedTestOptions = {})
       ...(isolatedIncluded.length > 0
         ? {
             projects: [
-              { root, resolve, ssr: { resolve: { conditions } }, test: { ...test, name: 'shared-modules', include, exclude: isolatedIncluded, isolate: false } },
+              { root, resolve, ssr: { resolve: { conditions } }, test: { ...test, name: 'shared-modules', include, exclude: [...defaultExclude, ...isolatedIncluded], isolate: false } },
               { root, resolve, ssr: { resolve: { conditions } }, test: { ...test, name: 'own-process', include: isolatedIncluded, isolate: true } },
             ],
           }

@@ -3,9 +3,9 @@
  * `sharedTestConfig(root, { testPostgres: true })`). Every file gets its own databases from
  * `createTestDatabase()` as before; what it no longer does is run initdb and start a cluster of its
  * own first (the helper keeps its cluster per process, and a project may run several: one per
- * worker, and one per file that needs a process of its own — vitest.shared.ts). The cluster reaches the files as DATABASE_URL, which createTestDatabase() already
- * honours; it is started only when the run has none, so a run on an external server (CI's second
- * pass) is unchanged.
+ * worker, and one per file that needs a process of its own — vitest.shared.ts). The cluster
+ * reaches the files as DATABASE_URL, which createTestDatabase() already honours; it is started
+ * only when the run has none, so a run on an external server (CI's second pass) is unchanged.
  */
 import { rm } from 'node:fs/promises';
 import { startEmbeddedPostgres } from './libs/persistence/src/embedded/start-embedded-postgres.js';
