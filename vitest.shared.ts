@@ -35,6 +35,7 @@ export interface TSharedTestOptions {
 
 export function sharedTestConfig(root: string, options: TSharedTestOptions = {}): ViteUserConfig {
   const resolve: UserConfig['resolve'] = { conditions };
+  const base = { root, resolve, ssr: { resolve } };
   const fileWorkers = options.fileWorkers ?? 1;
   const databaseOnly = process.env['LATCHKEY_TESTS_ON_DATABASE_ONLY'] === '1';
   const include = databaseOnly ? specFilesOpeningADatabase(root) : INCLUDE;
@@ -50,9 +51,7 @@ export function sharedTestConfig(root: string, options: TSharedTestOptions = {})
     ...(fileWorkers > 1 ? { fileParallelism: true, maxWorkers: fileWorkers } : { fileParallelism: false }),
   };
   return {
-    root,
-    resolve,
-    ssr: { resolve: { conditions } },
+    ...base,
     test: {
       ...test,
       include,
@@ -63,8 +62,8 @@ export function sharedTestConfig(root: string, options: TSharedTestOptions = {})
       ...(isolatedIncluded.length > 0
         ? {
             projects: [
-              { root, resolve, ssr: { resolve: { conditions } }, test: { ...test, name: 'shared-modules', include, exclude: [...defaultExclude, ...isolatedIncluded], isolate: false } },
-              { root, resolve, ssr: { resolve: { conditions } }, test: { ...test, name: 'own-process', include: isolatedIncluded, isolate: true } },
+              { ...base, test: { ...test, name: 'shared-modules', include, exclude: [...defaultExclude, ...isolatedIncluded], isolate: false } },
+              { ...base, test: { ...test, name: 'own-process', include: isolatedIncluded, isolate: true } },
             ],
           }
         : {}),
