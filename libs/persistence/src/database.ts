@@ -78,9 +78,13 @@ export function openDatabase(url: string, opts: TDatabaseOptions = {}): TDatabas
   // Clients Prisma checks out for a transaction get its own listener (onConnectionError); its
   // commit and rollback release them without the error, but pg-pool discards any client that is no
   // longer queryable on release.
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { onPoolError: onConnectionError, onConnectionError }) });
+  // Made on first use: a process that runs only plain SQL (the launcher's first-start steps)
+  // never pays for Prisma's client (deserialising its schema graph, ~0.1 s at start).
+  let prisma: PrismaClient | undefined;
   return {
-    prisma,
+    get prisma() {
+      return (prisma ??= new PrismaClient({ adapter: new PrismaPg(pool, { onPoolError: onConnectionError, onConnectionError }) }));
+    },
     url,
     sql: {
       query: <R>(text: string, values?: unknown[], name?: string) =>
@@ -119,10 +123,10 @@ export function openDatabase(url: string, opts: TDatabaseOptions = {}): TDatabas
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max }),
     async ping() {
-      await prisma.$queryRaw`SELECT 1`;
+      await pool.query('SELECT 1');
     },
     async close() {
-      await prisma.$disconnect();
+      await prisma?.$disconnect();
       await pool.end();
     },
   };

@@ -6,6 +6,7 @@
 export { openDatabase, isUniqueViolation, type TDatabase, type TDb, type TPoolStats, type TSql } from './database.js';
 export { startEmbeddedPostgres, findRunningEmbeddedPostgres, freePort, isProcessAlive, type TEmbeddedPostgres, type TEmbeddedPostgresOptions } from './embedded/start-embedded-postgres.js';
 export { runMigrations, loadMigrations, defaultMigrationsDir, type TMigration, type TMigrationReport } from './migrations/run-migrations.js';
+export { installationStore, type TInstallationRepositories, type TInstallationStore } from './repositories/installation-repository.js';
 export { createStore, CHANGE_CHANNEL, type TStore, type TRepositories, type TChangeTopic } from './store.js';
 export { startChangeFeed, type TChangeFeed } from './change-feed.js';
 export { planPage, finishPage, type TPageRequest, type TSortDirection } from './pagination.js';

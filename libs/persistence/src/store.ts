@@ -56,7 +56,7 @@ function bindRepositories(db: TDb, sql?: TSql) {
     emailEvents: emailEventRepository(db),
     sendTransactions: sendTransactionRepository(db),
     gas: gasRepository(db),
-    system: systemRepository(db),
+    system: systemRepository(db, sql),
     /** Tells every process sharing the database that cached facts of `topic` changed (sent on commit). */
     async notifyChange(topic: TChangeTopic, key: string): Promise<void> {
       await db.$executeRaw`SELECT pg_notify(${CHANGE_CHANNEL}, ${`${topic}:${key}`})`;

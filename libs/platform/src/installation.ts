@@ -5,9 +5,11 @@
  *  - the server's own P-256 keys (bundle signer, session notarizer, OTP verifier, TLS fetcher,
  *    OIDC issuer), sealed;
  *  - the first root organization, its root user and a P-256 API key.
+ * Each takes either store: the launcher passes `installationStore` (plain SQL: a first start
+ * never loads Prisma), the CLI's other commands their Prisma store.
  */
 import { randomEntropy, type TInstallEntropy, type TKeyVault } from '@latchkey/crypto';
-import type { TRepositories, TStore } from '@latchkey/persistence';
+import type { TInstallationStore } from '@latchkey/persistence';
 import { INSTALLATION_LOCK as INSTALL_LOCK, createRootOrganization, type TCreatedOrganization } from '@latchkey/activity-engine';
 export { ensureServerKeys, createRootOrganization, type TCreatedOrganization, type TNewRootOrganization } from '@latchkey/activity-engine';
 
@@ -19,7 +21,7 @@ const BOOTSTRAP_ORG = 'bootstrap_organization_id';
  * sealed under one key is never mixed with data sealed under another.
  * @throws Error when the database was sealed with another master key.
  */
-export async function assertVaultKey(store: TStore, vault: TKeyVault): Promise<void> {
+export async function assertVaultKey(store: TInstallationStore, vault: TKeyVault): Promise<void> {
   await store.transaction(async (tx) => {
     await tx.system.lockForTransaction(INSTALL_LOCK);
     const known = await tx.system.getState(VAULT_KEY_ID);
@@ -47,7 +49,7 @@ export interface TBootstrapResult extends TCreatedOrganization {
  * CSPRNG) gives its ids and, when no public key is supplied, its API key pair.
  * @throws Error when `rootApiPublicKey` is not a compressed P-256 key.
  */
-export async function bootstrapInstallation(store: TStore, opts: { rootApiPublicKey?: string | undefined; entropy?: TInstallEntropy }): Promise<TBootstrapResult> {
+export async function bootstrapInstallation(store: TInstallationStore, opts: { rootApiPublicKey?: string | undefined; entropy?: TInstallEntropy }): Promise<TBootstrapResult> {
   const entropy = opts.entropy ?? randomEntropy;
   return store.transaction(async (tx) => {
     await tx.system.lockForTransaction(INSTALL_LOCK);

@@ -5,7 +5,7 @@
  * step (libs/platform); the engine only reads them.
  */
 import { randomEntropy, type TInstallEntropy, type TKeyVault } from '@latchkey/crypto';
-import type { TRepositories, TStore } from '@latchkey/persistence';
+import type { TInstallationRepositories, TInstallationStore, TRepositories } from '@latchkey/persistence';
 import { serverKeyAad } from './vault-aad.js';
 
 /**
@@ -35,7 +35,7 @@ export interface TServerKey {
 }
 
 /** @throws Error when a server key is missing (the launcher creates them). */
-export async function loadServerPublicKeys(store: TStore | TRepositories): Promise<TServerPublicKeys> {
+export async function loadServerPublicKeys(store: Pick<TInstallationRepositories, 'system'>): Promise<TServerPublicKeys> {
   const keys = new Map((await store.system.serverKeys()).map((k) => [k.purpose, k.publicKey]));
   const get = (p: TServerKeyPurpose) => {
     const k = keys.get(p);
@@ -72,7 +72,7 @@ export async function withServerKey<T>(
  * Creates whichever server keys are missing and returns all public halves. `entropy` is the
  * CSPRNG except in a fixed-seed test installation.
  */
-export async function ensureServerKeys(store: TStore, vault: TKeyVault, entropy: TInstallEntropy = randomEntropy): Promise<TServerPublicKeys> {
+export async function ensureServerKeys(store: TInstallationStore, vault: TKeyVault, entropy: TInstallEntropy = randomEntropy): Promise<TServerPublicKeys> {
   await store.transaction(async (tx) => {
     await tx.system.lockForTransaction(INSTALLATION_LOCK);
     const have = new Set((await tx.system.serverKeys()).map((k) => k.purpose));

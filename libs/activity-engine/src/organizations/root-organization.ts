@@ -4,7 +4,7 @@
  * create_sub_organization activity instead.
  */
 import { decompressP256PublicKey, randomEntropy, type TInstallEntropy } from '@latchkey/crypto';
-import type { TRepositories } from '@latchkey/persistence';
+import type { TInstallationRepositories } from '@latchkey/persistence';
 
 export interface TNewRootOrganization {
   organizationName: string;
@@ -25,7 +25,7 @@ export interface TCreatedOrganization {
  * @param entropy where the ids come from: the CSPRNG, except in a fixed-seed test installation
  * @throws Error when `apiPublicKey` is not a compressed P-256 key
  */
-export async function createRootOrganization(tx: TRepositories, o: TNewRootOrganization, entropy: TInstallEntropy = randomEntropy): Promise<TCreatedOrganization> {
+export async function createRootOrganization(tx: Pick<TInstallationRepositories, 'organizations' | 'users' | 'credentials'>, o: TNewRootOrganization, entropy: TInstallEntropy = randomEntropy): Promise<TCreatedOrganization> {
   decompressP256PublicKey(o.apiPublicKey); // refuses anything but a valid compressed P-256 point
   const organizationId = entropy.id('root-organization');
   const userId = entropy.id('root-user');

@@ -25,7 +25,7 @@ import { adminSetupUrl, assertVaultKey, bootstrapInstallation, ensureServerKeys,
 import type { TAppName, TConfig } from '@latchkey/domain';
 import { fixedSeedEntropy, randomEntropy } from '@latchkey/crypto';
 import { createLogger } from '@latchkey/http';
-import { createStore, ensureWebhookSigningKey, openDatabase, webhookSigningKeyRepository } from '@latchkey/persistence';
+import { ensureWebhookSigningKey, installationStore, openDatabase, webhookSigningKeyRepository } from '@latchkey/persistence';
 import { writeBootstrapFile } from '../bootstrap-file.js';
 import { openMigratedDatabase, type TDatabaseHandle } from '../database-setup.js';
 import { checkLauncherLock } from '../launcher/launcher-pid-file.js';
@@ -151,7 +151,8 @@ export async function startCommand(config: TConfig): Promise<void> {
   try {
     const vault = await loadVault(config);
     const pool = openDatabase(db.url, { max: 2 });
-    const store = createStore(pool.prisma);
+    // Plain SQL: these steps alone would otherwise load Prisma's client and query compiler.
+    const store = installationStore(pool);
     try {
       await assertVaultKey(store, vault);
       const keys = await ensureServerKeys(store, vault, entropy);
