@@ -40,6 +40,8 @@ export const CONFIG_VARIABLES = {
   LATCHKEY_READ_ONLY_SESSION_SECONDS:
     'Lifetime of the sessions create_read_only_session issues (the X-Session token). Default 3600 (one hour, as Turnkey). Read by the engine when a session is made; checked here at start.',
   LATCHKEY_EMBEDDED_PG_PORT: 'Port of the embedded PostgreSQL. Default 0: a free port is picked at each start.',
+  LATCHKEY_EMBEDDED_PG_TEMPLATE:
+    "A folder holding an initialised, stopped cluster (pg/) and its pg.password, as the testkit's data-folder template: a data folder without a cluster starts from a copy of it instead of initdb. Set by the testkit; unset normally.",
   LATCHKEY_LOG_LEVEL: 'pino level: fatal, error, warn, info, debug, trace, silent. Default info.',
   LATCHKEY_WEBHOOK_POLL_MS: 'How often the webhook worker polls the outbox when idle. Default 1000.',
   LATCHKEY_PUBLIC_URL:
@@ -100,6 +102,7 @@ const ZConfigSchema = z.object({
   LATCHKEY_APPROVAL_WINDOW_SECONDS: z.coerce.number().int().min(1).max(31_536_000).default(86_400),
   LATCHKEY_READ_ONLY_SESSION_SECONDS: z.coerce.number().int().min(1).max(31_536_000).default(3600),
   LATCHKEY_EMBEDDED_PG_PORT: port(0),
+  LATCHKEY_EMBEDDED_PG_TEMPLATE: z.string().min(1).optional(),
   LATCHKEY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LATCHKEY_WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   LATCHKEY_PUBLIC_URL: z
@@ -149,6 +152,8 @@ export interface TConfig {
   /** How long a waiting activity's votes count, from the first (LATCHKEY_APPROVAL_WINDOW_SECONDS). */
   approvalWindowMs: number;
   embeddedPgPort: number;
+  /** LATCHKEY_EMBEDDED_PG_TEMPLATE: the cluster a new embedded data folder is copied from (the testkit's template). */
+  embeddedPgTemplate: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   webhookPollMs: number;
   /**
@@ -210,6 +215,7 @@ export function parseConfig(env: Record<string, string | undefined>): TConfig {
     timestampWindowMs: c.LATCHKEY_TIMESTAMP_WINDOW_SECONDS * 1000,
     approvalWindowMs: c.LATCHKEY_APPROVAL_WINDOW_SECONDS * 1000,
     embeddedPgPort: c.LATCHKEY_EMBEDDED_PG_PORT,
+    embeddedPgTemplate: c.LATCHKEY_EMBEDDED_PG_TEMPLATE,
     logLevel: c.LATCHKEY_LOG_LEVEL,
     webhookPollMs: c.LATCHKEY_WEBHOOK_POLL_MS,
     rateLimits: {

@@ -4,7 +4,7 @@
  * one repository per aggregate; the outbox.
  */
 export { openDatabase, isUniqueViolation, type TDatabase, type TDb, type TPoolStats, type TSql } from './database.js';
-export { startEmbeddedPostgres, findRunningEmbeddedPostgres, freePort, isProcessAlive, type TEmbeddedPostgres, type TEmbeddedPostgresOptions } from './embedded/start-embedded-postgres.js';
+export { startEmbeddedPostgres, copyClusterTemplate, findRunningEmbeddedPostgres, freePort, isProcessAlive, type TEmbeddedPostgres, type TEmbeddedPostgresOptions } from './embedded/start-embedded-postgres.js';
 export { runMigrations, loadMigrations, defaultMigrationsDir, type TMigration, type TMigrationReport } from './migrations/run-migrations.js';
 export { installationStore, type TInstallationRepositories, type TInstallationStore } from './repositories/installation-repository.js';
 export { createStore, CHANGE_CHANNEL, type TStore, type TRepositories, type TChangeTopic } from './store.js';

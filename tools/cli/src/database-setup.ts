@@ -23,7 +23,7 @@ export async function openMigratedDatabase(
   if (!url) {
     embedded = true;
     const running = opts.reuseRunning ? await findRunningEmbeddedPostgres(config.dataDir) : undefined;
-    const pg = running ?? (await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, onLog: opts.log }));
+    const pg = running ?? (await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, onLog: opts.log, ...(config.embeddedPgTemplate ? { template: config.embeddedPgTemplate } : {}) }));
     url = pg.url;
     release = () => pg.stop();
   }

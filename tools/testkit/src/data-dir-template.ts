@@ -15,14 +15,12 @@
  * only and lives as long as one test). No installation data: the root organization, its API key
  * and the server keys are created per instance, so they differ between instances.
  */
-import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, copyFile, cp, mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { hostname, tmpdir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { isProcessAlive as isAlive, loadMigrations, runMigrations, startEmbeddedPostgres } from '@latchkey/persistence';
 
 /** Bumped whenever what a template contains or how it is laid out changes. */
@@ -187,23 +185,4 @@ export async function ensureDataDirTemplate(opts: TTemplateOptions): Promise<TDa
   } finally {
     await rm(lockFile, { force: true });
   }
-}
-
-const execFileAsync = promisify(execFile);
-
-/**
- * Copies the template's cluster into `dataDir` (which must not hold one yet). On Linux `cp -a`
- * keeps the `postgres` owner a root run needs and clones blocks where the file system can
- * (`--reflink=auto`); elsewhere a plain recursive copy (no owner to keep: not root).
- * @throws Error when `dataDir` already has a cluster or the copy fails.
- */
-export async function copyTemplateInto(template: TDataDirTemplate, dataDir: string): Promise<void> {
-  const target = join(resolve(dataDir), 'pg');
-  if (existsSync(target)) throw new Error(`${target} already exists: a template is only copied into a fresh data folder`);
-  await mkdir(dataDir, { recursive: true, mode: 0o755 });
-  await chmod(dataDir, 0o755).catch(() => undefined);
-  if (process.platform === 'linux') await execFileAsync('cp', ['-a', '--reflink=auto', join(template.dir, 'pg'), target]);
-  else await cp(join(template.dir, 'pg'), target, { recursive: true, preserveTimestamps: true });
-  await copyFile(join(template.dir, 'pg.password'), join(dataDir, 'pg.password'));
-  await chmod(join(dataDir, 'pg.password'), 0o600);
 }

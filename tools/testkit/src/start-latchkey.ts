@@ -13,7 +13,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { findRunningEmbeddedPostgres, freePort, isProcessAlive as isAlive } from '@latchkey/persistence';
 import { createTestDatabase, makeTestDataDir, type TTestDatabase } from '@latchkey/persistence/testing';
-import { copyTemplateInto, ensureDataDirTemplate } from './data-dir-template.js';
+import { ensureDataDirTemplate } from './data-dir-template.js';
 import { locateRuntime } from './latchkey-runtime.js';
 import { createMessageInbox, fromEmail, fromSms, type TMessageInbox } from './message-inbox.js';
 import { startSmsCapture, type TSmsCapture } from './sms-capture.js';
@@ -159,18 +159,29 @@ function assertStartOptions(opts: unknown): asserts opts is TStartOptions {
   }
 }
 
-async function waitForHealth(url: string, child: ChildProcess, deadline: number, output: () => string): Promise<void> {
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`latchkey exited with ${child.exitCode ?? child.signalCode} before it was ready:\n${output()}`);
-    try {
-      const r = await fetch(`${url}/healthz`);
-      if (r.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`latchkey was not ready in time:\n${output()}`);
+/**
+ * Resolves when the launcher says (over its IPC channel) that the apps a client talks to are
+ * listening; rejects when it exits first or `deadline` passes. No polling: a start is short, and
+ * every probe would take CPU from it.
+ */
+function waitForReady(child: ChildProcess, deadline: number, output: () => string): Promise<void> {
+  return new Promise<void>((resolveReady, reject) => {
+    const done = (e?: Error) => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      if (e) reject(e);
+      else resolveReady();
+    };
+    const onMessage = (m: unknown) => {
+      if ((m as { type?: unknown } | null)?.type === 'ready') done();
+    };
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => done(new Error(`latchkey exited with ${code ?? signal} before it was ready:\n${output()}`));
+    const timer = setTimeout(() => done(new Error(`latchkey was not ready in time:\n${output()}`)), Math.max(0, deadline - Date.now()));
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+    if (child.exitCode !== null || child.signalCode !== null) onExit(child.exitCode, child.signalCode);
+  });
 }
 
 /**
@@ -220,6 +231,7 @@ export async function startLatchkey(opts: TStartOptions = {}): Promise<TLatchkey
   try {
     const env: Record<string, string> = { ...(process.env as Record<string, string>) };
     delete env['DATABASE_URL'];
+    delete env['LATCHKEY_EMBEDDED_PG_TEMPLATE'];
     // Only `seed: 'fixed'` (or the caller's own env) makes an instance's keys public knowledge.
     delete env['LATCHKEY_INSECURE_FIXED_SEED'];
     const userEnv = opts.env ?? {};
@@ -234,7 +246,9 @@ export async function startLatchkey(opts: TStartOptions = {}): Promise<TLatchkey
       }
       if (opts.useTemplate !== false && !existsSync(join(dataDir, 'pg'))) {
         const template = await ensureDataDirTemplate({ migrationsDir: runtime.migrationsDir, ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}) });
-        await copyTemplateInto(template, dataDir);
+        // The launcher copies it (copyClusterTemplate) while the apps load their code: on a disk
+        // where creating the cluster's ~1,600 files is slow, the copy is most of a start.
+        env['LATCHKEY_EMBEDDED_PG_TEMPLATE'] = template.dir;
       }
       return undefined;
     };
@@ -279,18 +293,19 @@ export async function startLatchkey(opts: TStartOptions = {}): Promise<TLatchkey
         ...userEnv,
       });
       let out = '';
-      const c = spawn(process.execPath, [runtime.cli, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const c = spawn(process.execPath, [runtime.cli, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
       child = c;
       c.stdout!.on('data', (b: Buffer) => (out += b.toString()));
       c.stderr!.on('data', (b: Buffer) => (out += b.toString()));
       output = () => out;
-      // Every app a test talks to, not only the public API: a test that calls the admin app or the
-      // auth proxy first must not race their start (each comes up on its own; under load, later).
-      // The webhook worker serves no API: its deliveries are awaited by the tests that want them.
-      const ports: Partial<Record<TLatchkeyApp, number>> = { 'public-api': api, 'auth-proxy': proxy, admin };
+      // The launcher's `ready` covers every app a test talks to, not only the public API (a test
+      // that calls the admin app or the auth proxy first must not race their start). The webhook
+      // worker serves no API and starts after them: its deliveries are awaited by the tests that
+      // want them.
       const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
       try {
-        await Promise.all(apps.flatMap((app) => (ports[app] ? [waitForHealth(`http://127.0.0.1:${ports[app]}`, c, deadline, output)] : [])));
+        await waitForReady(c, deadline, output);
+        c.disconnect(); // the channel's only message came; the pipes and stop() hold the child as before
         break;
       } catch (e) {
         const exited = c.exitCode !== null || c.signalCode !== null;

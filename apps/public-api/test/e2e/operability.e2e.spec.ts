@@ -52,6 +52,13 @@ beforeAll(async () => {
     },
   });
   e2e = policyE2e(latchkey);
+  // startLatchkey resolves once the apps clients call are up; the worker starts just after them.
+  for (let i = 0; ; i++) {
+    const up = await fetch(`${workerUrl}/healthz`).then((r) => r.ok, () => false);
+    if (up) break;
+    if (i >= 1200) throw new Error(`the webhook worker at ${workerUrl} did not come up:\n${latchkey.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }, 300_000);
 
 afterAll(async () => {

