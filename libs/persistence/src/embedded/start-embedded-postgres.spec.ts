@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { makeTestDataDir } from '../testing/test-database.js';
 import { checkPidFile } from './check-pid-file.js';
-import { findRunningEmbeddedPostgres, startEmbeddedPostgres, type TEmbeddedPostgres } from './start-embedded-postgres.js';
+import { copyClusterTemplate, findRunningEmbeddedPostgres, startEmbeddedPostgres, type TEmbeddedPostgres } from './start-embedded-postgres.js';
 
 const strangers: ChildProcess[] = [];
 const dirs: string[] = [];
@@ -84,4 +84,46 @@ describe('startEmbeddedPostgres with a stale postmaster.pid', () => {
     // The real postmaster's pid file is trusted again.
     expect((await findRunningEmbeddedPostgres(dataDir))?.port).toBe(cluster.port);
   });
+});
+
+describe('startEmbeddedPostgres from a template', () => {
+  it('starts a copy of the template cluster, its data included, and leaves the template as it was', async () => {
+    const templateDir = await makeTestDataDir();
+    const dataDir = await makeTestDataDir();
+    dirs.push(templateDir, dataDir);
+    // The template: a cluster with a row in it, cleanly stopped.
+    const original = await startEmbeddedPostgres({ dataDir: templateDir });
+    const seed = new pg.Client({ connectionString: original.url });
+    await seed.connect();
+    await seed.query("CREATE TABLE marker (v text); INSERT INTO marker VALUES ('from the template')");
+    await seed.end();
+    await original.stop();
+
+    cluster = await startEmbeddedPostgres({ dataDir, template: templateDir });
+    expect(cluster.url).not.toBe(original.url);
+    const c = new pg.Client({ connectionString: cluster.url });
+    await c.connect();
+    expect((await c.query('SELECT v FROM marker')).rows).toEqual([{ v: 'from the template' }]);
+    await c.query("INSERT INTO marker VALUES ('only in the copy')");
+    await c.end();
+    await cluster.stop();
+    cluster = undefined;
+
+    // A data folder with a cluster is started as it is: the template is not copied over it.
+    cluster = await startEmbeddedPostgres({ dataDir, template: templateDir });
+    const again = new pg.Client({ connectionString: cluster.url });
+    await again.connect();
+    expect((await again.query('SELECT count(*)::int AS n FROM marker')).rows).toEqual([{ n: 2 }]);
+    await again.end();
+    await cluster.stop();
+    cluster = undefined;
+
+    const template = await startEmbeddedPostgres({ dataDir: templateDir });
+    const t = new pg.Client({ connectionString: template.url });
+    await t.connect();
+    expect((await t.query('SELECT count(*)::int AS n FROM marker')).rows).toEqual([{ n: 1 }]);
+    await t.end();
+    await template.stop();
+    await expect(copyClusterTemplate(templateDir, dataDir)).rejects.toThrow(/already exists/);
+  }, 120_000);
 });

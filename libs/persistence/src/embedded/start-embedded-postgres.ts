@@ -9,7 +9,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { access, chmod, copyFile, cp, mkdir, readFile, rm, writeFile, constants as fsConstants } from 'node:fs/promises';
+import { access, chmod, copyFile, cp, mkdir, readFile, rename, rm, writeFile, constants as fsConstants } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { basename, dirname, join, resolve } from 'node:path';
 import { userInfo } from 'node:os';
@@ -22,7 +22,8 @@ const execFileAsync = promisify(execFile);
  * Copies a template's cluster (`<template>/pg`, `<template>/pg.password`) into `dataDir`, which
  * must not hold one yet. On Linux `cp -a` keeps the `postgres` owner a root run needs and clones
  * blocks where the file system can (`--reflink=auto`); elsewhere a plain recursive copy (no owner
- * to keep: not root).
+ * to keep: not root). The cluster is copied aside and renamed into place, so a copy cut short (a
+ * killed launcher) never leaves a half cluster for the next start to run.
  * @throws Error when `dataDir` already has a cluster or the copy fails.
  */
 export async function copyClusterTemplate(template: string, dataDir: string): Promise<void> {
@@ -30,10 +31,16 @@ export async function copyClusterTemplate(template: string, dataDir: string): Pr
   if (existsSync(target)) throw new Error(`${target} already exists: a template is only copied into a fresh data folder`);
   await mkdir(dataDir, { recursive: true, mode: 0o755 });
   await chmod(dataDir, 0o755).catch(() => undefined);
-  if (process.platform === 'linux') await execFileAsync('cp', ['-a', '--reflink=auto', join(template, 'pg'), target]);
-  else await cp(join(template, 'pg'), target, { recursive: true, preserveTimestamps: true });
-  await copyFile(join(template, 'pg.password'), join(dataDir, 'pg.password'));
-  await chmod(join(dataDir, 'pg.password'), 0o600);
+  const aside = `${target}.copying-${process.pid}`;
+  try {
+    if (process.platform === 'linux') await execFileAsync('cp', ['-a', '--reflink=auto', join(template, 'pg'), aside]);
+    else await cp(join(template, 'pg'), aside, { recursive: true, preserveTimestamps: true });
+    await copyFile(join(template, 'pg.password'), join(dataDir, 'pg.password'));
+    await chmod(join(dataDir, 'pg.password'), 0o600);
+    await rename(aside, target);
+  } finally {
+    await rm(aside, { recursive: true, force: true });
+  }
 }
 
 export interface TEmbeddedPostgres {
