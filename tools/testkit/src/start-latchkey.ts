@@ -174,7 +174,9 @@ function waitForReady(child: ChildProcess, deadline: number, output: () => strin
       else resolveReady();
     };
     const onMessage = (m: unknown) => {
-      if ((m as { type?: unknown } | null)?.type === 'ready') done();
+      // What the processes printed before saying ready is in the pipes already: read in this
+      // same turn of the event loop, it is in output() by the time the start resolves.
+      if ((m as { type?: unknown } | null)?.type === 'ready') setImmediate(() => done());
     };
     const onExit = (code: number | null, signal: NodeJS.Signals | null) => done(new Error(`latchkey exited with ${code ?? signal} before it was ready:\n${output()}`));
     const timer = setTimeout(() => done(new Error(`latchkey was not ready in time:\n${output()}`)), Math.max(0, deadline - Date.now()));
