@@ -307,7 +307,8 @@ export async function startLatchkey(opts: TStartOptions = {}): Promise<TLatchkey
       const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
       try {
         await waitForReady(c, deadline, output);
-        c.disconnect(); // the channel's only message came; the pipes and stop() hold the child as before
+        // The channel's only message came; the pipes and stop() hold the child as before.
+        if (c.connected) c.disconnect();
         break;
       } catch (e) {
         const exited = c.exitCode !== null || c.signalCode !== null;

@@ -195,8 +195,9 @@ export async function startCommand(config: TConfig): Promise<void> {
     log.info({ ...urls, apps: config.apps }, `Latchkey is running (${config.apps.join(', ')})${urls.publicApi ? `: public API ${urls.publicApi}` : ''}`);
     if (setupLink) process.stdout.write(`\nAdmin console: open ${setupLink} to register the root user's passkey (one use, 15 minutes; \`npm run latchkey -- admin link\` prints a new one)\n\n`);
     // A parent that started the launcher with an IPC channel (the testkit) hears that the apps
-    // clients talk to are listening, instead of polling their /healthz.
-    process.send?.({ type: 'ready' });
+    // clients talk to are listening, instead of polling their /healthz. A channel the parent
+    // closed meanwhile is no error of ours (the callback takes it: unheard, it would crash us).
+    if (process.send && process.connected) process.send({ type: 'ready' }, () => undefined);
     for (const app of APPS) if (BACKGROUND_APPS.has(app.service)) supervise(app);
     await Promise.all(apps.map((a) => a.ready));
   } catch (e) {
