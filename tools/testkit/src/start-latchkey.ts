@@ -3,8 +3,8 @@
  * `npm start` runs) as a child process on free ports, in a fresh data folder, on its own embedded
  * PostgreSQL copied from the migrated template (data-dir-template.ts) — or, when DATABASE_URL is
  * set in the test's environment, on a fresh database on that server. E-mail and SMS are captured
- * in memory (`mail`). Resolves once `/healthz` answers on the public API; `stop()` stops every
- * process and removes every file and database it made.
+ * in memory (`mail`). Resolves once the launcher says (over IPC) that the apps a client calls are
+ * listening; `stop()` stops every process and removes every file and database it made.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';

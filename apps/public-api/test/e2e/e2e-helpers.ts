@@ -75,6 +75,19 @@ export interface TRawResponse {
   json: unknown;
 }
 
+/**
+ * Resolves once `${baseUrl}/healthz` answers 200, polling every 100 ms; throws after `timeoutMs`,
+ * or at once when `exited()` says the process serving it is gone, with `output()` in the message.
+ */
+export async function waitForHealthz(baseUrl: string, o: { name: string; timeoutMs: number; output: () => string; exited?: () => boolean }): Promise<void> {
+  for (const deadline = Date.now() + o.timeoutMs; ; ) {
+    if (o.exited?.()) throw new Error(`${o.name} exited before /healthz answered:\n${o.output()}`);
+    if (await fetch(`${baseUrl}/healthz`).then((r) => r.ok, () => false)) return;
+    if (Date.now() > deadline) throw new Error(`${o.name} not ready in ${o.timeoutMs / 1000} s:\n${o.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** A request with exactly the given body and headers; redirects are reported, never followed. */
 export async function rawRequest(
   url: string,

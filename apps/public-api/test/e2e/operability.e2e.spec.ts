@@ -18,7 +18,7 @@ import { freePort } from '@latchkey/persistence';
 import { startLatchkey, type TLatchkey } from '@latchkey/testkit';
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawRequest, uniqueName } from './e2e-helpers.js';
+import { rawRequest, uniqueName, waitForHealthz } from './e2e-helpers.js';
 import { policyE2e } from './policy-e2e-helpers.js';
 
 const TOKEN = 'e2e-metrics-token-0123456789';
@@ -53,12 +53,7 @@ beforeAll(async () => {
   });
   e2e = policyE2e(latchkey);
   // startLatchkey resolves once the apps clients call are up; the worker starts just after them.
-  for (let i = 0; ; i++) {
-    const up = await fetch(`${workerUrl}/healthz`).then((r) => r.ok, () => false);
-    if (up) break;
-    if (i >= 1200) throw new Error(`the webhook worker at ${workerUrl} did not come up:\n${latchkey.output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitForHealthz(workerUrl, { name: 'the webhook worker', timeoutMs: 120_000, output: () => latchkey.output() });
 }, 300_000);
 
 afterAll(async () => {

@@ -22,7 +22,7 @@ import { Turnkey } from '@turnkey/sdk-server';
 import { freePort, openDatabase, verifyAuditChains } from '@latchkey/persistence';
 import { repoRoot, startLatchkey, type TLatchkey } from '@latchkey/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountParams, uniqueName } from './e2e-helpers.js';
+import { accountParams, uniqueName, waitForHealthz } from './e2e-helpers.js';
 import { policyE2e, refusal, type TKeyPair } from './policy-e2e-helpers.js';
 
 /**
@@ -86,12 +86,7 @@ async function startExtra(name: string, script: string, env: Record<string, stri
   child.stdout!.on('data', (b: Buffer) => output.push(b.toString()));
   child.stderr!.on('data', (b: Buffer) => output.push(b.toString()));
   extra.push({ name, child, output });
-  for (const deadline = Date.now() + 180_000; ; ) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${output.join('')}`);
-    if (await fetch(`${healthUrl}/healthz`).then((r) => r.ok, () => false)) return;
-    if (Date.now() > deadline) throw new Error(`${name} not ready in 180 s:\n${output.join('')}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitForHealthz(healthUrl, { name, timeoutMs: 180_000, output: () => output.join(''), exited: () => child.exitCode !== null });
 }
 
 const sdkAt = (baseUrl: string, key: TKeyPair) =>
