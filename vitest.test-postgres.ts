@@ -11,8 +11,24 @@ import { rm } from 'node:fs/promises';
 import { startEmbeddedPostgres } from './libs/persistence/src/embedded/start-embedded-postgres.js';
 import { makeTestDataDir } from './libs/persistence/src/testing/test-database.js';
 
+/**
+ * Keeps a failed run's exit code. `embedded-postgres` registers `async-exit-hook`, whose
+ * 'beforeExit' listener ends the process with `process.exit(0)`: in vitest's main process that
+ * replaced the 1 vitest sets when a test fails, so a run with failures exited 0 and CI's first
+ * pass could not fail on them. The code vitest set is read first (a prepended listener) and put
+ * back as the process exits ('exit' listeners may still change it).
+ */
+export function keepExitCodeThroughExitHooks(): void {
+  let code: typeof process.exitCode;
+  process.prependListener('beforeExit', () => (code = process.exitCode));
+  process.on('exit', () => {
+    if (code !== undefined && code !== 0) process.exitCode = code;
+  });
+}
+
 export default async function setup(): Promise<(() => Promise<void>) | undefined> {
   if (process.env['DATABASE_URL']) return undefined;
+  keepExitCodeThroughExitHooks();
   const dir = await makeTestDataDir('latchkey-vitest-pg-');
   const pg = await startEmbeddedPostgres({ dataDir: dir });
   // Test workers are forked after the global setup and inherit this environment.
