@@ -39,7 +39,7 @@ afterAll(async () => {
 
 describe('activity engine', () => {
   it('creates a wallet and records the activity, its effects and an outbox event together', async () => {
-    const outboxBefore = await store.outbox.pendingCount();
+    const outboxBefore = await store.outbox.count();
     const { activity } = await submit(activityBody({ walletName: 'w1', accounts: [ethAccount(0), ethAccount(1)] }));
     expect(activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     const result = activity.result['createWalletResult'] as { walletId: string; addresses: string[] };
@@ -50,7 +50,7 @@ describe('activity engine', () => {
     const wallet = await store.wallets.findById(root.organizationId, result.walletId);
     expect(wallet?.sealedSeed).toMatch(/^v1\./);
     expect(wallet?.sealedSeed).not.toMatch(/ /); // no mnemonic words at rest
-    expect(await store.outbox.pendingCount()).toBe(outboxBefore + 1);
+    expect(await store.outbox.count()).toBe(outboxBefore + 1);
   });
 
   it('returns the existing activity for an identical body', async () => {
@@ -65,7 +65,7 @@ describe('activity engine', () => {
     const created = await submit(activityBody({ walletName: 'racing', accounts: [] }));
     const walletId = (created.activity.result as { createWalletResult: { walletId: string } }).createWalletResult.walletId;
     const body = JSON.stringify({ type: 'ACTIVITY_TYPE_UPDATE_WALLET', timestampMs: String(Date.now()), organizationId: root.organizationId, parameters: { walletId, walletName: 'raced' } });
-    const events = await store.outbox.pendingCount();
+    const events = await store.outbox.count();
     const first = await engine.submit('update_wallet', stamp(body, root), Buffer.from(body));
     expect(first.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     // A second engine whose idempotency lookup misses once: as if it had looked before the first committed.
@@ -78,7 +78,7 @@ describe('activity engine', () => {
     const second = await late.submit('update_wallet', stamp(body, root), Buffer.from(body));
     expect(misses).toBe(-1);
     expect(second.activity.id).toBe(first.activity.id);
-    expect(await store.outbox.pendingCount()).toBe(events + 1);
+    expect(await store.outbox.count()).toBe(events + 1);
     expect((await store.activities.list({ organizationId: root.organizationId, limit: 100, types: ['ACTIVITY_TYPE_UPDATE_WALLET'] })).filter((a) => a.fingerprint === first.activity.fingerprint)).toHaveLength(1);
     expect((await store.wallets.findById(root.organizationId, walletId))?.name).toBe('raced');
   });

@@ -94,7 +94,7 @@ describe('signing', () => {
     const body = (payload: string) =>
       JSON.stringify({ type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', timestampMs: String(Date.now()), organizationId: f.root.organizationId, parameters: { signWith: w.addresses[0], payload, encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP' } });
     const send = async (b: string, kp = f.root) => (await f.engine.submit('sign_raw_payload', f.stamp(b, kp), Buffer.from(b))).activity;
-    const events = () => f.store.outbox.pendingCount();
+    const events = () => f.store.outbox.count();
 
     const before = await events();
     const once = body('aa'.repeat(32));

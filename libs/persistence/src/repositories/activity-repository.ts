@@ -4,6 +4,7 @@ import type { Activity, Prisma, Vote } from '../generated/prisma/client.js';
 import { finishPage, planPage, type TPageRequest } from '../pagination.js';
 import { auditAppendCtes } from '../audit/audit-chain.js';
 import { AUDITED_STATUSES, canonicalActivityBytes } from '../audit/canonical-activity.js';
+import { webhookDestinationExists } from './webhook-delivery-repository.js';
 
 export interface TNewActivity {
   id: string;
@@ -75,6 +76,9 @@ export function activityRepository(db: TDb, sql?: TSql) {
      * nothing, when an activity with the same fingerprint exists (a racing identical submission).
      * A final activity (COMPLETED, FAILED, REJECTED) gets its audit link in that same statement:
      * no extra round trip on the signing path, and no final activity without its link.
+     * An event nobody is subscribed to (`webhookDestinationExists`) is stored already processed:
+     * its commit wakes no webhook worker (the NOTIFY, and each listener's wake-up, cost a signature
+     * about as much as its own WAL flush on two shared cores: docs/BENCHMARKS.md, signing).
      */
     async insertWithEvent(a: TNewActivity, event: { eventType: string; payload: Prisma.InputJsonValue }): Promise<boolean> {
       const intent = JSON.stringify(a.intent);
@@ -96,8 +100,8 @@ export function activityRepository(db: TDb, sql?: TSql) {
            ON CONFLICT (organization_id, fingerprint) DO NOTHING
            RETURNING organization_id),
          event AS (
-           INSERT INTO outbox_events (organization_id, event_type, payload)
-           SELECT organization_id, $11, $12::jsonb FROM inserted
+           INSERT INTO outbox_events (organization_id, event_type, payload, processed_at)
+           SELECT organization_id, $11, $12::jsonb, CASE WHEN ${webhookDestinationExists('inserted.organization_id', '$11::text')} THEN NULL ELSE now() END FROM inserted
            RETURNING id)${audited ? `,
          ${auditAppendCtes('inserted', '$13::text', '$1')}` : ''}
          SELECT id FROM event`,

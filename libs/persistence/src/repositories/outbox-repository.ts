@@ -24,6 +24,10 @@ export function outboxRepository(db: TDb) {
     async pendingCount(): Promise<number> {
       return db.outboxEvent.count({ where: { processedAt: null } });
     },
+    /** Every event, processed or not: one nobody is subscribed to is stored processed (insertWithEvent). */
+    async count(): Promise<number> {
+      return db.outboxEvent.count();
+    },
   };
 }
 

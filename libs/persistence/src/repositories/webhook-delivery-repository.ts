@@ -21,7 +21,7 @@
  */
 import type { TDatabase } from '../database.js';
 
-/** LISTEN channel: 'outbox' (trigger on outbox_events, migration 0012) and 'messages' (after a fan-out). */
+/** LISTEN channel: 'outbox' (trigger on outbox_events, migrations 0012 and 0027) and 'messages' (after a fan-out). */
 export const WEBHOOK_CHANNEL = 'latchkey_webhooks';
 
 /** The legacy organization feature that names a URL: an implicit ACTIVITY_UPDATES endpoint. */
@@ -31,6 +31,37 @@ const LEGACY_ENDPOINT_PREFIX = 'org-feature-webhook:';
 /** The endpoint id messages to an organization's FEATURE_NAME_WEBHOOK URL are queued under. */
 export function legacyWebhookEndpointId(organizationId: string): string {
   return `${LEGACY_ENDPOINT_PREFIX}${organizationId}`;
+}
+
+/**
+ * SQL: the destinations of the events of the organization row `o` (an alias of `organizations`):
+ * the active subscriptions of the active endpoints of it and of its parent (sub-organization
+ * fan-out), and each of those organizations' legacy FEATURE_NAME_WEBHOOK URL as an ACTIVITY_UPDATES
+ * endpoint. Columns: endpoint_id, organization_id (the endpoint's), event_type. The fan-out and
+ * `webhookDestinationExists` both read it, so what an event is fanned out to and whether it is
+ * worth waking a worker for cannot disagree.
+ */
+function destinationsOf(o: string, legacyPrefix: string, legacyFeature: string): string {
+  return `SELECT e.id AS endpoint_id, e.organization_id, s.event_type
+          FROM webhook_endpoints e
+          JOIN webhook_subscriptions s ON s.organization_id = e.organization_id AND s.endpoint_id = e.id
+          WHERE e.organization_id IN (${o}.id, ${o}.parent_organization_id) AND e.is_active AND s.is_active
+          UNION
+          SELECT ${legacyPrefix} || f.organization_id, f.organization_id, 'ACTIVITY_UPDATES'
+          FROM organization_features f
+          WHERE f.organization_id IN (${o}.id, ${o}.parent_organization_id) AND f.name = ${legacyFeature} AND f.value <> ''`;
+}
+
+/**
+ * SQL predicate: an event of type `eventType` made in organization `organizationId` (SQL
+ * expressions) has at least one destination right now. The signing statement stores an event
+ * without one as already processed (activity-repository.ts `insertWithEvent`): no worker is woken
+ * for it (migration 0027) and nothing is ever sent for it — as before, when the worker fanned it
+ * out a moment after its commit, to nobody.
+ */
+export function webhookDestinationExists(organizationId: string, eventType: string): string {
+  return `EXISTS (SELECT 1 FROM organizations o CROSS JOIN LATERAL (${destinationsOf('o', `'${LEGACY_ENDPOINT_PREFIX}'`, `'${LEGACY_WEBHOOK_FEATURE}'`)}) d
+                  WHERE o.id = ${organizationId} AND d.event_type = ${eventType})`;
 }
 
 // Arbitrary constant: the advisory-lock key of the fan-out (see 1. above).
@@ -264,22 +295,12 @@ export function webhookDeliveryRepository(db: TDatabase) {
           )
         ).rows;
         if (events.length === 0) return { events: 0, messages: 0, unsendable: [] };
-        // Endpoints of each event's organization and of its parent (sub-organization fan-out), and
-        // each of those organizations' legacy FEATURE_NAME_WEBHOOK URL as an ACTIVITY_UPDATES endpoint.
+        // Endpoints of each event's organization and of its parent (destinationsOf).
         const destinations = (
           await tx.query<TDestinationRow>(
             `SELECT o.id AS source, d.endpoint_id, d.organization_id, d.event_type
              FROM organizations o
-             CROSS JOIN LATERAL (
-               SELECT e.id AS endpoint_id, e.organization_id, s.event_type
-               FROM webhook_endpoints e
-               JOIN webhook_subscriptions s ON s.organization_id = e.organization_id AND s.endpoint_id = e.id
-               WHERE e.organization_id IN (o.id, o.parent_organization_id) AND e.is_active AND s.is_active
-               UNION
-               SELECT $2 || f.organization_id, f.organization_id, 'ACTIVITY_UPDATES'
-               FROM organization_features f
-               WHERE f.organization_id IN (o.id, o.parent_organization_id) AND f.name = $3 AND f.value <> ''
-             ) d
+             CROSS JOIN LATERAL (${destinationsOf('o', '$2', '$3')}) d
              WHERE o.id = ANY($1::text[])
              ORDER BY d.organization_id, d.endpoint_id`,
             [[...new Set(events.map((e) => e.organization_id))], LEGACY_ENDPOINT_PREFIX, LEGACY_WEBHOOK_FEATURE],

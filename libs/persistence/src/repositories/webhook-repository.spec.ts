@@ -1,11 +1,13 @@
 /** Webhook endpoints, fan-out, the per-endpoint queue and signing keys, on a real PostgreSQL. */
 import { createKeyVault, newId } from '@latchkey/crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TDatabase } from '../database.js';
 import { openMigratedTestDatabase, type TMigratedTestDatabase } from '../testing/migrated-test-database.js';
 import { webhookBodyOf } from '../webhooks/activity-webhook-body.js';
 import { ensureWebhookSigningKey, rotateWebhookSigningKey, webhookJwksDocument } from '../webhooks/webhook-signing-keys.js';
 import { legacyWebhookEndpointId, webhookDeliveryRepository } from './webhook-delivery-repository.js';
+import { activityRepository } from './activity-repository.js';
 import { webhookEndpointRepository } from './webhook-endpoint-repository.js';
 import { webhookSigningKeyRepository } from './webhook-signing-key-repository.js';
 
@@ -104,6 +106,83 @@ describe('fan-out', () => {
     // The legacy endpoint's URL is the feature's value.
     expect(all.find((m) => m.endpointId === legacyWebhookEndpointId('o-child'))).toMatchObject({ url: 'https://legacy.example.com/h', endpointActive: true, organizationId: 'o-child' });
     expect(all.find((m) => m.endpointId === parent.endpointId)).toMatchObject({ organizationId: 'o-parent' });
+  });
+});
+
+describe('events nobody is subscribed to (migration 0027)', () => {
+  /** An activity recorded as the signing path records it, with its event; its event's outbox row. */
+  const recordActivity = async (organizationId: string) => {
+    const id = newId();
+    const activity = { id, organizationId, status: 'ACTIVITY_STATUS_COMPLETED', type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', canApprove: false, canReject: false };
+    const row = { id, organizationId, type: activity.type, status: activity.status, intent: {}, result: {}, failure: null, fingerprint: `sha256:${id}`, createdByUserId: null, createdAt: new Date() };
+    expect(await activityRepository(db.prisma, db.sql).insertWithEvent(row, { eventType: 'ACTIVITY_UPDATES', payload: { activity } })).toBe(true);
+    const { rows } = await db.sql.query<{ id: string; processed: boolean }>(`SELECT id, processed_at IS NOT NULL AS processed FROM outbox_events WHERE organization_id = $1 ORDER BY id DESC LIMIT 1`, [organizationId]);
+    return rows[0]!;
+  };
+  const messagesOf = async (outboxEventId: string) => Number((await db.sql.query<{ n: string }>(`SELECT count(*) AS n FROM webhook_messages WHERE outbox_event_id = $1`, [outboxEventId])).rows[0]!.n);
+  const feature = (organizationId: string, value: string) => db.sql.query(`INSERT INTO organization_features (organization_id, name, value) VALUES ($1, 'FEATURE_NAME_WEBHOOK', $2)`, [organizationId, value]);
+
+  // Each case: its own organization (and parent), set up, then one activity recorded. An event is
+  // stored unprocessed exactly when the fan-out makes a message of it.
+  const cases: [string, (o: string, parent: string) => Promise<unknown>, boolean][] = [
+    ['no endpoint', async () => undefined, false],
+    ['an active endpoint subscribed to ACTIVITY_UPDATES', (o) => endpoint(o), true],
+    ["the parent's active endpoint", (_o, parent) => endpoint(parent), true],
+    ['an inactive endpoint only', (o) => endpoint(o, { active: false }), false],
+    ['an inactive subscription only', (o) => endpoint(o, { subActive: false }), false],
+    ['a subscription to another event type only', (o) => endpoint(o, { eventType: 'BALANCE_CONFIRMED_UPDATES' }), false],
+    ['a legacy FEATURE_NAME_WEBHOOK URL', (o) => feature(o, 'https://legacy.example.com/h'), true],
+    ["the parent's legacy URL", (_o, parent) => feature(parent, 'https://legacy.example.com/p'), true],
+    ['an empty legacy feature', (o) => feature(o, ''), false],
+    [
+      "another organization's endpoint",
+      async () => {
+        const unrelated = `o-u-${newId()}`;
+        await org(unrelated);
+        await endpoint(unrelated);
+      },
+      false,
+    ],
+  ];
+
+  it.each(cases)('%s: stored processed unless the fan-out has a destination for it', async (_name, setUp, hasDestination) => {
+    const parent = `o-p-${newId()}`;
+    const o = `o-c-${newId()}`;
+    await org(parent);
+    await org(o, parent);
+    await setUp(o, parent);
+    const e = await recordActivity(o);
+    expect(e.processed).toBe(!hasDestination);
+    await fanOutAll();
+    expect((await messagesOf(e.id)) > 0).toBe(hasDestination);
+  });
+
+  it('wakes the webhook workers for an event with a destination only', async () => {
+    await org('o-quiet');
+    await org('o-loud');
+    await endpoint('o-loud');
+    const listener = new pg.Client({ connectionString: db.url });
+    await listener.connect();
+    try {
+      const heard: string[] = [];
+      listener.on('notification', (n) => heard.push(n.channel));
+      await listener.query('LISTEN latchkey_webhooks');
+      const settled = async () => {
+        // A notification is delivered once its transaction commits; a round trip on the listening
+        // connection after that commit has read whatever was sent before it.
+        await listener.query('SELECT 1');
+        return heard.splice(0).length;
+      };
+      await recordActivity('o-quiet');
+      expect(await settled()).toBe(0);
+      await recordActivity('o-loud');
+      expect(await settled()).toBe(1);
+      // Events written without the check (other writers) still wake the workers.
+      await event('o-quiet', 'act-plain-insert');
+      expect(await settled()).toBe(1);
+    } finally {
+      await listener.end();
+    }
   });
 });
 
