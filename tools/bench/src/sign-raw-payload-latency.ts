@@ -15,17 +15,24 @@
  *   server re-derives it), open the sealed mnemonic, `SeedDeriver.fromMnemonic` (BIP39 PBKDF2),
  *   derive the path and sign.
  *
+ * - from this process, a PostgreSQL round trip (`SELECT 1` through a pool, as the server's) to the
+ *   instance's database, back to back and after a 3 ms pause: the pause is what a request finds
+ *   when requests come one at a time, and on a virtual machine whose idle CPUs sleep, waking the
+ *   database's process (and this one) after it costs more than the query. A signature makes one
+ *   such round trip (its durable statement); whoami makes none.
+ *
  * Every signature is checked with ethers' `recoverAddress`, the signature built as `@turnkey/ethers`
  * builds it; a wrong one, a non-COMPLETED activity or a wrong whoami answer exits 1.
  *
  * Run from tools/bench: `npm run bench:sign` (the apps must be built:
  * `node tools/build-app.mjs --all` from the repository root).
- * Environment: BENCH_REQUESTS (300), BENCH_WARMUPS (30), BENCH_CRYPTO_SAMPLES (100),
+ * Environment: BENCH_REQUESTS (300), BENCH_WARMUPS (30), BENCH_CRYPTO_SAMPLES (100), BENCH_ROUND_TRIPS (200),
  * BENCH_LATCHKEY_LOG_LEVEL (warn). DATABASE_URL, when set, makes the testkit use that PostgreSQL
  * instead of the embedded one.
  */
 import { randomBytes } from 'node:crypto';
 import { SeedDeriver, createKeyVault, createMnemonic, generateMasterKey, signRawPayload } from '@latchkey/crypto';
+import { openDatabase } from '@latchkey/persistence';
 import type { TurnkeyClient } from '@turnkey/http';
 import { Signature, getAddress, recoverAddress } from 'ethers';
 import { describeMachine, exitCodeFor, intFromEnv, loadAvg1m, ms, percentile, printMachine, printTable, withLatchkey, type TBenchTarget } from './bench-support.js';
@@ -37,17 +44,20 @@ const settings = {
   requests: intFromEnv('BENCH_REQUESTS', 300),
   warmups: intFromEnv('BENCH_WARMUPS', 30),
   cryptoSamples: intFromEnv('BENCH_CRYPTO_SAMPLES', 100),
+  roundTrips: intFromEnv('BENCH_ROUND_TRIPS', 200),
   latchkeyLogLevel: process.env['BENCH_LATCHKEY_LOG_LEVEL'] || 'warn',
 };
 
 type THttpSeries = 'sign' | 'whoami' | 'signPrivateKey';
-type TSeriesName = THttpSeries | 'keyWorkSealed' | 'keyWorkLegacy';
+type TSeriesName = THttpSeries | 'keyWorkSealed' | 'keyWorkLegacy' | 'dbHot' | 'dbAfterIdle';
 const LABELS: Record<TSeriesName, string> = {
   sign: 'latchkey sign_raw_payload (wallet account)',
   whoami: 'latchkey whoami (floor: stamp + HTTP + auth)',
   signPrivateKey: 'latchkey sign_raw_payload (private key)',
   keyWorkSealed: 'in-process key work: sealed account key (0009+)',
   keyWorkLegacy: 'in-process key work: re-derived (pre-0009 rows)',
+  dbHot: 'PostgreSQL round trip, back to back',
+  dbAfterIdle: 'PostgreSQL round trip after 3 ms idle',
 };
 
 interface TLatency {
@@ -132,6 +142,23 @@ function keyWorkInProcess(samples: number, legacy: boolean): number[] {
   return times;
 }
 
+/** `SELECT 1` round trips to the instance's database through a pool of one, each after `pauseMs` (0: back to back). */
+async function roundTrips(databaseUrl: string, samples: number, pauseMs: number): Promise<number[]> {
+  const db = openDatabase(databaseUrl, { max: 1 });
+  try {
+    const times: number[] = [];
+    for (let i = 0; i < samples + 10; i++) {
+      if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
+      const t0 = performance.now();
+      await db.sql.query('SELECT 1', [], 'bench_round_trip');
+      if (i >= 10) times.push(performance.now() - t0);
+    }
+    return times;
+  } finally {
+    await db.close();
+  }
+}
+
 async function createSigners({ client, organizationId }: TBenchTarget): Promise<{ accountAddress: string; privateKeyId: string; privateKeyAddress: string }> {
   const name = `bench-sign-${Date.now().toString(36)}`;
   const wallet = await client.createWallet({
@@ -188,6 +215,8 @@ async function run(target: TBenchTarget, machine: ReturnType<typeof describeMach
     signPrivateKey: summarise(times.signPrivateKey),
     keyWorkSealed: summarise(keyWorkInProcess(settings.cryptoSamples, false)),
     keyWorkLegacy: summarise(keyWorkInProcess(settings.cryptoSamples, true)),
+    dbHot: summarise(await roundTrips(await latchkey.databaseUrl(), settings.roundTrips, 0)),
+    dbAfterIdle: summarise(await roundTrips(await latchkey.databaseUrl(), settings.roundTrips, 3)),
   };
   console.log('');
   printTable([
@@ -226,7 +255,7 @@ async function main(): Promise<number> {
   const machine = describeMachine();
   printMachine(machine);
   console.log(
-    `settings: ${settings.requests} requests per series after ${settings.warmups} warm-ups, one in flight, ${settings.cryptoSamples} in-process samples, latchkey log level ${settings.latchkeyLogLevel}`,
+    `settings: ${settings.requests} requests per series after ${settings.warmups} warm-ups, one in flight, ${settings.cryptoSamples} in-process samples, ${settings.roundTrips} database round trips, latchkey log level ${settings.latchkeyLogLevel}`,
   );
   return withLatchkey(settings.latchkeyLogLevel, (target) => run(target, machine));
 }
