@@ -76,9 +76,10 @@ export function activityRepository(db: TDb, sql?: TSql) {
      * nothing, when an activity with the same fingerprint exists (a racing identical submission).
      * A final activity (COMPLETED, FAILED, REJECTED) gets its audit link in that same statement:
      * no extra round trip on the signing path, and no final activity without its link.
-     * An event nobody is subscribed to (`webhookDestinationExists`) is stored already processed:
-     * its commit wakes no webhook worker (the NOTIFY, and each listener's wake-up, cost a signature
-     * about as much as its own WAL flush on two shared cores: docs/BENCHMARKS.md, signing).
+     * A root organization's event that nobody is subscribed to (`webhookDestinationExists`) is
+     * stored already processed: its commit wakes no webhook worker (the NOTIFY, and each
+     * listener's wake-up, cost a signature about as much as its own WAL flush on two shared cores:
+     * docs/BENCHMARKS.md, signing).
      */
     async insertWithEvent(a: TNewActivity, event: { eventType: string; payload: Prisma.InputJsonValue }): Promise<boolean> {
       const intent = JSON.stringify(a.intent);

@@ -34,34 +34,39 @@ export function legacyWebhookEndpointId(organizationId: string): string {
 }
 
 /**
- * SQL: the destinations of the events of the organization row `o` (an alias of `organizations`):
- * the active subscriptions of the active endpoints of it and of its parent (sub-organization
- * fan-out), and each of those organizations' legacy FEATURE_NAME_WEBHOOK URL as an ACTIVITY_UPDATES
- * endpoint. Columns: endpoint_id, organization_id (the endpoint's), event_type. The fan-out and
- * `webhookDestinationExists` both read it, so what an event is fanned out to and whether it is
- * worth waking a worker for cannot disagree.
+ * SQL: the webhook destinations of the organizations `owners` (a list of SQL expressions, e.g. an
+ * organization's id and its parent's): the active subscriptions of their active endpoints, and
+ * each one's legacy FEATURE_NAME_WEBHOOK URL as an ACTIVITY_UPDATES endpoint. Columns:
+ * endpoint_id, organization_id (the endpoint's), event_type. The fan-out reads it for an event's
+ * organization and its parent (sub-organization fan-out); `webhookDestinationExists` for the
+ * organization alone.
  */
-function destinationsOf(o: string, legacyPrefix: string, legacyFeature: string): string {
+function destinationsOf(owners: string, legacyPrefix: string, legacyFeature: string): string {
   return `SELECT e.id AS endpoint_id, e.organization_id, s.event_type
           FROM webhook_endpoints e
           JOIN webhook_subscriptions s ON s.organization_id = e.organization_id AND s.endpoint_id = e.id
-          WHERE e.organization_id IN (${o}.id, ${o}.parent_organization_id) AND e.is_active AND s.is_active
+          WHERE e.organization_id IN (${owners}) AND e.is_active AND s.is_active
           UNION
           SELECT ${legacyPrefix} || f.organization_id, f.organization_id, 'ACTIVITY_UPDATES'
           FROM organization_features f
-          WHERE f.organization_id IN (${o}.id, ${o}.parent_organization_id) AND f.name = ${legacyFeature} AND f.value <> ''`;
+          WHERE f.organization_id IN (${owners}) AND f.name = ${legacyFeature} AND f.value <> ''`;
 }
 
 /**
  * SQL predicate: an event of type `eventType` made in organization `organizationId` (SQL
- * expressions) has at least one destination right now. The signing statement stores an event
- * without one as already processed (activity-repository.ts `insertWithEvent`): no worker is woken
- * for it (migration 0027) and nothing is ever sent for it — as before, when the worker fanned it
- * out a moment after its commit, to nobody.
+ * expressions) may have a destination: the organization is a sub-organization (its parent's
+ * endpoints are not read here, so that the signing statement reads one organization's rows only —
+ * one shard on Citus, README "Citus"), or it has a destination of its own right now. The signing
+ * statement stores an event for which this is false already processed (activity-repository.ts
+ * `insertWithEvent`): no worker is woken for it (migration 0027), and nothing is ever sent for it —
+ * as before, when the worker fanned it out a moment after its commit, to nobody. When it is true
+ * the fan-out decides, as for every other event.
  */
 export function webhookDestinationExists(organizationId: string, eventType: string): string {
-  return `EXISTS (SELECT 1 FROM organizations o CROSS JOIN LATERAL (${destinationsOf('o', `'${LEGACY_ENDPOINT_PREFIX}'`, `'${LEGACY_WEBHOOK_FEATURE}'`)}) d
-                  WHERE o.id = ${organizationId} AND d.event_type = ${eventType})`;
+  return `EXISTS (SELECT 1 FROM organizations o
+                  WHERE o.id = ${organizationId}
+                    AND (o.parent_organization_id IS NOT NULL
+                         OR EXISTS (SELECT 1 FROM (${destinationsOf('o.id', `'${LEGACY_ENDPOINT_PREFIX}'`, `'${LEGACY_WEBHOOK_FEATURE}'`)}) d WHERE d.event_type = ${eventType})))`;
 }
 
 // Arbitrary constant: the advisory-lock key of the fan-out (see 1. above).
@@ -300,7 +305,7 @@ export function webhookDeliveryRepository(db: TDatabase) {
           await tx.query<TDestinationRow>(
             `SELECT o.id AS source, d.endpoint_id, d.organization_id, d.event_type
              FROM organizations o
-             CROSS JOIN LATERAL (${destinationsOf('o', '$2', '$3')}) d
+             CROSS JOIN LATERAL (${destinationsOf('o.id, o.parent_organization_id', '$2', '$3')}) d
              WHERE o.id = ANY($1::text[])
              ORDER BY d.organization_id, d.endpoint_id`,
             [[...new Set(events.map((e) => e.organization_id))], LEGACY_ENDPOINT_PREFIX, LEGACY_WEBHOOK_FEATURE],

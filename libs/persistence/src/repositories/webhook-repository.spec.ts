@@ -122,18 +122,19 @@ describe('events nobody is subscribed to (migration 0027)', () => {
   const messagesOf = async (outboxEventId: string) => Number((await db.sql.query<{ n: string }>(`SELECT count(*) AS n FROM webhook_messages WHERE outbox_event_id = $1`, [outboxEventId])).rows[0]!.n);
   const feature = (organizationId: string, value: string) => db.sql.query(`INSERT INTO organization_features (organization_id, name, value) VALUES ($1, 'FEATURE_NAME_WEBHOOK', $2)`, [organizationId, value]);
 
-  // Each case: its own organization (and parent), set up, then one activity recorded. An event is
-  // stored unprocessed exactly when the fan-out makes a message of it.
-  const cases: [string, (o: string, parent: string) => Promise<unknown>, boolean][] = [
-    ['no endpoint', async () => undefined, false],
-    ['an active endpoint subscribed to ACTIVITY_UPDATES', (o) => endpoint(o), true],
-    ["the parent's active endpoint", (_o, parent) => endpoint(parent), true],
-    ['an inactive endpoint only', (o) => endpoint(o, { active: false }), false],
-    ['an inactive subscription only', (o) => endpoint(o, { subActive: false }), false],
-    ['a subscription to another event type only', (o) => endpoint(o, { eventType: 'BALANCE_CONFIRMED_UPDATES' }), false],
-    ['a legacy FEATURE_NAME_WEBHOOK URL', (o) => feature(o, 'https://legacy.example.com/h'), true],
-    ["the parent's legacy URL", (_o, parent) => feature(parent, 'https://legacy.example.com/p'), true],
-    ['an empty legacy feature', (o) => feature(o, ''), false],
+  // Each case: a fresh organization — a root one, or a sub-organization of a fresh parent — set up,
+  // then one activity recorded. A root organization's event is stored unprocessed exactly when the
+  // fan-out makes a message of it; a sub-organization's always is (its parent's endpoints are on
+  // another shard: the signing statement does not read them), and the fan-out decides.
+  type TCase = [name: string, setUp: (o: string, parent: string) => Promise<unknown>, sub: boolean, hasDestination: boolean];
+  const cases: TCase[] = [
+    ['no endpoint', async () => undefined, false, false],
+    ['an active endpoint subscribed to ACTIVITY_UPDATES', (o) => endpoint(o), false, true],
+    ['an inactive endpoint only', (o) => endpoint(o, { active: false }), false, false],
+    ['an inactive subscription only', (o) => endpoint(o, { subActive: false }), false, false],
+    ['a subscription to another event type only', (o) => endpoint(o, { eventType: 'BALANCE_CONFIRMED_UPDATES' }), false, false],
+    ['a legacy FEATURE_NAME_WEBHOOK URL', (o) => feature(o, 'https://legacy.example.com/h'), false, true],
+    ['an empty legacy feature', (o) => feature(o, ''), false, false],
     [
       "another organization's endpoint",
       async () => {
@@ -142,17 +143,22 @@ describe('events nobody is subscribed to (migration 0027)', () => {
         await endpoint(unrelated);
       },
       false,
+      false,
     ],
+    ["a sub-organization, the parent's active endpoint", (_o, parent) => endpoint(parent), true, true],
+    ["a sub-organization, the parent's legacy URL", (_o, parent) => feature(parent, 'https://legacy.example.com/p'), true, true],
+    ['a sub-organization, its own endpoint', (o) => endpoint(o), true, true],
+    ['a sub-organization, no endpoint anywhere', async () => undefined, true, false],
   ];
 
-  it.each(cases)('%s: stored processed unless the fan-out has a destination for it', async (_name, setUp, hasDestination) => {
+  it.each(cases)('%s', async (_name, setUp, sub, hasDestination) => {
     const parent = `o-p-${newId()}`;
     const o = `o-c-${newId()}`;
     await org(parent);
-    await org(o, parent);
+    await org(o, sub ? parent : null);
     await setUp(o, parent);
     const e = await recordActivity(o);
-    expect(e.processed).toBe(!hasDestination);
+    expect(e.processed).toBe(!sub && !hasDestination);
     await fanOutAll();
     expect((await messagesOf(e.id)) > 0).toBe(hasDestination);
   });
