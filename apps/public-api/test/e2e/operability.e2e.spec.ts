@@ -27,11 +27,17 @@ let e2e: ReturnType<typeof policyE2e>;
 let workerUrl: string;
 let receiver: Server;
 let receiverUrl: string;
+/** Every delivery the receiver answered: its path and the activity in its body. */
+const received: { path: string; activityId: string }[] = [];
 
 beforeAll(async () => {
   receiver = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => res.writeHead(req.url === '/fail' ? 500 : 200).end());
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', activityId: (JSON.parse(Buffer.concat(chunks).toString()) as { id?: string }).id ?? '' });
+      res.writeHead(req.url === '/fail' ? 500 : 200).end();
+    });
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
@@ -124,18 +130,26 @@ describe('/metrics', () => {
     const created = { type: 'ACTIVITY_TYPE_CREATE_WALLET', status: 'ACTIVITY_STATUS_COMPLETED' };
     const before = await scrape(latchkey.baseUrl);
     const workerBefore = await scrape(workerUrl);
-    await sdk.createWallet({ walletName: uniqueName('metrics'), accounts: [] });
+    const wallet = await sdk.createWallet({ walletName: uniqueName('metrics'), accounts: [] });
     const after = await scrape(latchkey.baseUrl);
     expect(value(after, 'latchkey_activities_total', created) - value(before, 'latchkey_activities_total', created)).toBe(1);
     // One event, two endpoints: a 2xx for one; for the other a 5xx retried once, then given up on.
     const attempts = (t: string, outcome: string, status_class: string) => value(t, 'latchkey_webhook_attempts_total', { outcome, status_class });
+    const grew = (after: string, outcome: string, status_class: string) => attempts(after, outcome, status_class) - attempts(workerBefore, outcome, status_class);
+    // This wallet's event reaches both endpoints: once on /ok, twice (first try and retry) on /fail.
+    const deliveries = (path: string) => received.filter((r) => r.path === path && r.activityId === wallet.activity.id).length;
+    await until('both endpoints to receive the wallet event', async () => deliveries('/ok') === 1 && deliveries('/fail') === 2);
+    // The endpoints' own creation events may still be in flight when `workerBefore` is read, so the
+    // counters can move in any order (one run saw the earlier event's give-up before this wallet's
+    // 2xx): wait for all three outcomes, not for the last one expected.
     let workerAfter = '';
     await until('the worker to record the deliveries', async () => {
       workerAfter = await scrape(workerUrl);
-      return attempts(workerAfter, 'dead', '5xx') - attempts(workerBefore, 'dead', '5xx') >= 1;
+      return grew(workerAfter, 'delivered', '2xx') >= 1 && grew(workerAfter, 'retry', '5xx') >= 1 && grew(workerAfter, 'dead', '5xx') >= 1;
     });
-    expect(attempts(workerAfter, 'delivered', '2xx') - attempts(workerBefore, 'delivered', '2xx')).toBeGreaterThanOrEqual(1);
-    expect(attempts(workerAfter, 'retry', '5xx') - attempts(workerBefore, 'retry', '5xx')).toBeGreaterThanOrEqual(1);
+    expect(grew(workerAfter, 'delivered', '2xx')).toBeGreaterThanOrEqual(1);
+    expect(grew(workerAfter, 'retry', '5xx')).toBeGreaterThanOrEqual(1);
+    expect(grew(workerAfter, 'dead', '5xx')).toBeGreaterThanOrEqual(1);
     expect(workerAfter).toMatch(/^latchkey_webhook_attempts_total\{outcome="delivered",status_class="2xx",service="webhook-worker"\} \d+$/m);
   });
 
