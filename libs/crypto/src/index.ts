@@ -56,6 +56,7 @@ export {
   type TDerivationPoolOptions,
   type TDerivedAccount,
 } from './derivation/derivation-pool.js';
+export { createFreshWalletSource, type TFreshWallet, type TFreshWalletOptions, type TFreshWalletSource } from './derivation/fresh-wallets.js';
 export { MNEMONIC_LENGTHS, SeedDeriver, createMnemonic, isValidMnemonic, mnemonicToSeed, type TCurveName, type TDerivedKey } from './derivation/derive-key.js';
 export { AddressFormatError, SUPPORTED_ADDRESS_FORMATS, assertAddressFormat, curvesForAddressFormat, encodeAddress } from './addresses/encode-address.js';
 export type { TFormatSpec, TFormatTable } from './addresses/format-spec.js';

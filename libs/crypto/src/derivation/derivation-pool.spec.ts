@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AddressFormatError } from '../addresses/encode-address.js';
 import { DerivationError } from './derivation-path.js';
 import { createDerivationPool, inlineDerivation, type TAccountSpec, type TDerivationPool } from './derivation-pool.js';
-import { createMnemonic } from './derive-key.js';
+import { createMnemonic, mnemonicToSeed } from './derive-key.js';
 
 const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
 const workerUrl = new URL('./derivation-worker.source.mjs', import.meta.url);
@@ -56,6 +56,18 @@ describe('derivation pool', () => {
     const [a, b] = await Promise.all([three.derive(mnemonic, mixed), three.derive(other, mixed)]);
     expect(plain(a)).toEqual(expected);
     expect(plain(b)).toEqual(plain(await inlineDerivation().derive(other, mixed)));
+  });
+
+  it('derives from a seed the caller already has (a fresh wallet’s) as from its mnemonic, and leaves that seed to the caller', async () => {
+    const mnemonic = createMnemonic(12);
+    const expected = plain(await inlineDerivation().derive(mnemonic, mixed));
+    for (const p of [inlineDerivation(), pool(2)]) {
+      const seed = mnemonicToSeed(mnemonic);
+      const before = hex(seed);
+      expect(plain(await p.derive(mnemonic, mixed, seed))).toEqual(expected);
+      expect(plain(await p.derive(mnemonic, [eth(0)], seed))).toEqual(expected.slice(0, 1));
+      expect(hex(seed)).toBe(before);
+    }
   });
 
   it('throws what inline derivation throws, and keeps working afterwards', async () => {

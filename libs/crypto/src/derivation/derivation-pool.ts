@@ -35,10 +35,12 @@ export interface TDerivationPool {
   /** Worker threads (0: everything inline). */
   readonly size: number;
   /**
-   * The accounts of `specs`, in order, from the wallet whose mnemonic is given.
+   * The accounts of `specs`, in order, from the wallet whose mnemonic is given. `seed`, when the
+   * caller has it already (a fresh wallet's, `fresh-wallets.ts`), is that mnemonic's BIP39 seed:
+   * the stretch is skipped. The caller keeps it (and zeroes it).
    * @throws DerivationError (invalid mnemonic, bad path) or AddressFormatError, as inline derivation would
    */
-  derive(mnemonic: string, specs: readonly TAccountSpec[]): Promise<TDerivedAccount[]>;
+  derive(mnemonic: string, specs: readonly TAccountSpec[], seed?: Uint8Array): Promise<TDerivedAccount[]>;
   close(): Promise<void>;
 }
 
@@ -74,12 +76,12 @@ function seedOf(mnemonic: string): Uint8Array {
 export function inlineDerivation(): TDerivationPool {
   return {
     size: 0,
-    async derive(mnemonic, specs) {
-      const seed = seedOf(mnemonic);
+    async derive(mnemonic, specs, given) {
+      const seed = given ?? seedOf(mnemonic);
       try {
         return deriveAccountBatch(SeedDeriver.fromSeed(seed), specs);
       } finally {
-        seed.fill(0);
+        if (!given) seed.fill(0);
       }
     },
     async close() {},
@@ -169,17 +171,17 @@ export function createDerivationPool(opts: TDerivationPoolOptions): TDerivationP
 
   return {
     size,
-    async derive(mnemonic, specs) {
+    async derive(mnemonic, specs, given) {
       if (closed) throw new Error('the derivation pool is closed');
-      if (specs.length < minBatch) return inline.derive(mnemonic, specs);
+      if (specs.length < minBatch) return inline.derive(mnemonic, specs, given);
       const chunks = Math.min(size, Math.max(1, Math.floor(specs.length / minChunk)));
       const per = Math.ceil(specs.length / chunks);
-      const seed = seedOf(mnemonic);
+      const seed = given ?? seedOf(mnemonic);
       let parts: PromiseSettledResult<TDerivedAccount[]>[];
       try {
         parts = await Promise.allSettled(Array.from({ length: chunks }, (_, i) => run(slots[i]!, seed, specs.slice(i * per, (i + 1) * per))));
       } finally {
-        seed.fill(0);
+        if (!given) seed.fill(0);
       }
       const failed = parts.find((p): p is PromiseRejectedResult => p.status === 'rejected');
       if (failed) {
