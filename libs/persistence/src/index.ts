@@ -13,7 +13,8 @@ export { planPage, finishPage, type TPageRequest, type TSortDirection } from './
 export { processOutboxBatch, type TOutboxEvent, type TOutboxOutcome } from './repositories/outbox-repository.js';
 export { readOutboxBacklog, type TOutboxBacklog } from './repositories/outbox-backlog.js';
 export type { TAccountKeySource, TNewWallet, TNewWalletAccount } from './repositories/wallet-repository.js';
-export type { TNewActivity } from './repositories/activity-repository.js';
+export { newWalletStatementRows } from './repositories/wallet-repository.js';
+export type { TNewActivity, TStatementRows } from './repositories/activity-repository.js';
 export type { TNewPrivateKey, TPrivateKeyRecord, TSigningKeyRow } from './repositories/private-key-repository.js';
 export type { TImportKind } from './repositories/import-target-repository.js';
 export type { TSubOrganizationFilter } from './repositories/organization-repository.js';

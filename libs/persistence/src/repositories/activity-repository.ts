@@ -48,6 +48,19 @@ export interface TNewVote {
   createdAt: Date;
 }
 
+/**
+ * Rows an activity's statement inserts along with it (`insertWithEvent`): a staged handler's
+ * effects (`TActivityDefinition.stage`), committed with the activity and its outbox event or not
+ * at all. `ctes` gives the common table expressions that insert them, each reading `gate` (the
+ * inserted activity: one row, or none when an identical submission got there first) so that
+ * nothing is inserted without the activity; `bind` adds a value to the statement and returns its
+ * placeholder. `name` names the shape (the prepared statement's name includes it).
+ */
+export interface TStatementRows {
+  name: string;
+  ctes(gate: string, bind: (value: unknown) => string): string[];
+}
+
 /** The activity columns under their Prisma names (plain SQL returns rows of the `Activity` shape). */
 const ACTIVITY_COLUMNS = `id, organization_id AS "organizationId", type, status, intent, result, failure, fingerprint,
   created_by_user_id AS "createdByUserId", created_at AS "createdAt", updated_at AS "updatedAt"`;
@@ -79,19 +92,25 @@ export function activityRepository(db: TDb, sql?: TSql) {
      * A root organization's event that nobody is subscribed to (`webhookDestinationExists`) is
      * stored already processed: its commit wakes no webhook worker (the NOTIFY, and each
      * listener's wake-up, cost a signature about as much as its own WAL flush on two shared cores:
-     * docs/BENCHMARKS.md, signing).
+     * docs/BENCHMARKS.md, signing). `alongside`: rows inserted with the activity, only if it is
+     * (a staged handler's: create_wallet's wallet and accounts); a unique violation among them
+     * fails the statement, so nothing at all is written.
      */
-    async insertWithEvent(a: TNewActivity, event: { eventType: string; payload: Prisma.InputJsonValue }): Promise<boolean> {
+    async insertWithEvent(a: TNewActivity, event: { eventType: string; payload: Prisma.InputJsonValue }, alongside?: TStatementRows): Promise<boolean> {
       const intent = JSON.stringify(a.intent);
       const result = JSON.stringify(a.result);
       const failure = a.failure == null ? null : JSON.stringify(a.failure);
       const values: unknown[] = [a.id, a.organizationId, a.type, a.status, intent, result, failure, a.fingerprint, a.createdByUserId, a.createdAt.toISOString(), event.eventType, JSON.stringify(event.payload)];
+      const bind = (value: unknown) => `$${values.push(value)}`;
       const audited = AUDITED_STATUSES.has(a.status);
       // The bytes are those of the row as stored: the JSON columns as jsonb will give them back.
+      let auditCtes = '';
       if (audited) {
         const stored = { ...a, intent: JSON.parse(intent) as unknown, result: JSON.parse(result) as unknown, failure: failure === null ? null : (JSON.parse(failure) as unknown), updatedAt: a.createdAt };
-        values.push(canonicalActivityBytes(stored).toString('hex'));
+        auditCtes = `,
+         ${auditAppendCtes('inserted', `${bind(canonicalActivityBytes(stored).toString('hex'))}::text`, '$1')}`;
       }
+      const rowCtes = alongside ? alongside.ctes('inserted', bind).map((cte) => `,\n         ${cte}`).join('') : '';
       const rows = await rawRows<{ id: unknown }>(
         db,
         sql,
@@ -103,11 +122,10 @@ export function activityRepository(db: TDb, sql?: TSql) {
          event AS (
            INSERT INTO outbox_events (organization_id, event_type, payload, processed_at)
            SELECT organization_id, $11, $12::jsonb, CASE WHEN ${webhookDestinationExists('inserted.organization_id', '$11::text')} THEN NULL ELSE now() END FROM inserted
-           RETURNING id)${audited ? `,
-         ${auditAppendCtes('inserted', '$13::text', '$1')}` : ''}
+           RETURNING id)${auditCtes}${rowCtes}
          SELECT id FROM event`,
         values,
-        audited ? 'insert-final-activity-with-event' : 'insert-activity-with-event',
+        `${audited ? 'insert-final-activity-with-event' : 'insert-activity-with-event'}${alongside ? `+${alongside.name}` : ''}`,
       );
       return rows.length > 0;
     },

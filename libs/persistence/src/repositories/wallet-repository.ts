@@ -6,6 +6,7 @@ import { toChecksumAddress } from '@latchkey/crypto';
 import { rawRows, type TDb, type TSql } from '../database.js';
 import type { Wallet, WalletAccount } from '../generated/prisma/client.js';
 import { finishPage, planPage, type TPageRequest } from '../pagination.js';
+import type { TStatementRows } from './activity-repository.js';
 
 const ETHEREUM_ADDRESS = /^0[xX][0-9a-fA-F]{40}$/;
 
@@ -67,13 +68,40 @@ export interface TAccountListQuery extends TPageRequest {
   walletId?: string | undefined;
 }
 
+/** The account columns `unnest` takes, in the order of the INSERT below (one array each). */
+const ACCOUNT_COLUMNS = ['id', 'organizationId', 'walletId', 'curve', 'pathFormat', 'path', 'addressFormat', 'address', 'publicKey', 'name', 'sealedPrivateKey'] as const;
+const accountColumn = (accounts: readonly TNewWalletAccount[], k: (typeof ACCOUNT_COLUMNS)[number]) => accounts.map((a) => a[k] ?? null);
+
+/**
+ * A new wallet and its accounts as rows the activity's own statement inserts (`insertWithEvent`,
+ * create_wallet's `stage`): the wallet only when the activity is inserted, the accounts only
+ * with the wallet. The one unique key they can hit is the wallet's live name (a violation fails
+ * the whole statement: no activity, no wallet). The text depends on nothing but the shape, so it
+ * is one prepared statement whatever the number of accounts.
+ */
+export function newWalletStatementRows(w: TNewWallet, accounts: readonly TNewWalletAccount[]): TStatementRows {
+  return {
+    name: 'new-wallet',
+    ctes: (gate, bind) => [
+      `new_wallet AS (
+           INSERT INTO wallets (id, organization_id, name, sealed_seed, mnemonic_length, imported)
+           SELECT ${bind(w.id)}, ${bind(w.organizationId)}, ${bind(w.name)}, ${bind(w.sealedSeed)}, ${bind(w.mnemonicLength)}::integer, ${bind(w.imported ?? false)}::boolean FROM ${gate}
+           RETURNING id)`,
+      `new_wallet_accounts AS (
+           INSERT INTO wallet_accounts (id, organization_id, wallet_id, curve, path_format, path, address_format, address, public_key, name, sealed_private_key)
+           SELECT u.* FROM new_wallet, unnest(${ACCOUNT_COLUMNS.map((k) => `${bind(accountColumn(accounts, k))}::text[]`).join(', ')}) AS u
+           RETURNING 1)`,
+    ],
+  };
+}
+
 /**
  * Inserts accounts in one statement (unnest over column arrays): Prisma's createMany spent ~50 ms
  * of its own CPU on 100 rows where this takes ~10 ms (tools/bench create-wallet-accounts).
  */
 async function insertAccounts(db: TDb, accounts: TNewWalletAccount[]): Promise<void> {
   if (accounts.length === 0) return;
-  const col = <K extends keyof TNewWalletAccount>(k: K) => accounts.map((a) => a[k] ?? null);
+  const col = (k: (typeof ACCOUNT_COLUMNS)[number]) => accountColumn(accounts, k);
   await db.$executeRaw`
     INSERT INTO wallet_accounts (id, organization_id, wallet_id, curve, path_format, path, address_format, address, public_key, name, sealed_private_key)
     SELECT * FROM unnest(
