@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createDerivationPool, createEvmChains, parseGasPricesUsd, defaultDerivationWorkers, loadVault, readAllowInsecureWebhookUrls, type TDerivationPool, type TKeyVault } from '@latchkey/crypto';
+import { createDerivationPool, createFreshWalletSource, createEvmChains, parseGasPricesUsd, defaultDerivationWorkers, loadVault, readAllowInsecureWebhookUrls, type TDerivationPool, type TKeyVault } from '@latchkey/crypto';
 export { loadVault };
 import { createEngine, type TEngine, type TEngineOptions, type TEngineServices } from '@latchkey/activity-engine';
 import { createMailer, createMessageSender, createSmsProvider, readDeliveryConfig } from '@latchkey/delivery';
@@ -63,6 +63,8 @@ export function createPlatformServices(env: Record<string, string | undefined>, 
   const delivery = readDeliveryConfig(env, resolve(config.dataDir));
   const oauth2 = readOauth2Config(env, config.publicUrl);
   const derivation = createDerivation(env);
+  // New wallets' mnemonics and seeds, made off the event loop while the process idles.
+  const freshWallets = createFreshWalletSource();
   const mail = createMailer(delivery, logger);
   return {
     messages: createMessageSender(mail, createSmsProvider(delivery, logger)),
@@ -73,7 +75,9 @@ export function createPlatformServices(env: Record<string, string | undefined>, 
     evm: createEvmChains(env),
     gasPricesUsd: parseGasPricesUsd(env['LATCHKEY_GAS_PRICE_USD']),
     ...(derivation ? { derivation } : {}),
+    freshWallets,
     async close() {
+      freshWallets.close();
       await mail.close();
       await derivation?.close();
     },

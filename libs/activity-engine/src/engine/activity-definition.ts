@@ -7,8 +7,8 @@
  * policy table (`@latchkey/policy`), so the two cannot disagree.
  */
 import type { TKeyVault } from '@latchkey/crypto';
-import type { TRepositories } from '@latchkey/persistence';
-import type { TActivityVersion, TActivityWire, TVoteIntent } from '@latchkey/domain';
+import type { TRepositories, TStatementRows } from '@latchkey/persistence';
+import type { AppError, TActivityVersion, TActivityWire, TVoteIntent } from '@latchkey/domain';
 import type { TConditionNeeds, TPolicyFacts } from '@latchkey/policy';
 import type { z } from 'zod';
 import type { TPrincipal } from './principal.js';
@@ -111,6 +111,23 @@ export interface TActivityDefinition<TParams = unknown, TResult extends Record<s
    * (with that error as `failure`) and rolls back its effects.
    */
   handle(ctx: TActivityContext, params: TParams): Promise<TResult>;
+  /**
+   * `handle`'s work with its effects staged instead of written: the result, and the new rows the
+   * activity's own statement inserts (create_wallet: the wallet and its accounts). With it, a
+   * submission the policies allow outright, with no policy evaluation to record, is written like a
+   * signature — one statement outside any transaction, the rows with the activity, its outbox
+   * event and its audit link or none of them — and makes no idempotency lookup first (a repeat
+   * inserts nothing and answers the original). Everything else (an approval deciding the activity,
+   * a recorded evaluation) runs `handle` in a transaction, so the two must agree. `ctx.tx` is not
+   * transactional here: `stage` must not write through it. A thrown AppError makes the activity
+   * FAILED, as with `handle`.
+   */
+  stage?(ctx: TActivityContext, params: TParams): Promise<{ result: TResult; rows: TStatementRows }>;
+  /**
+   * With `stage`: the refusal a unique violation of the staged rows stands for (create_wallet: the
+   * name is taken). The activity is then recorded FAILED with it, as `handle`'s would be.
+   */
+  stagedConflict?(params: TParams): AppError;
 }
 
 /** Erases the parameter type for the registry (each definition checks its own params). */

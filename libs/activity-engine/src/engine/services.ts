@@ -5,7 +5,7 @@
  * derivation pool by `@latchkey/crypto`. `@latchkey/platform` plugs the real ones in; tests pass
  * their own (a real SMTP capture server, a real OpenID provider) behind the same interfaces.
  */
-import type { TDerivationPool, TEvmRpc, TResolver } from '@latchkey/crypto';
+import type { TDerivationPool, TEvmRpc, TFreshWalletSource, TResolver } from '@latchkey/crypto';
 import type { TIdTokenVerifyOptions, TMessageSender, TOauth2Provider, TVerifiedIdToken } from '@latchkey/domain';
 import type { TServerKey } from '../keys/server-keys.js';
 
@@ -53,6 +53,11 @@ export interface TEngineServices {
   oauth2?: TOauth2Providers;
   /** Worker threads for large account batches (derivation-pool.ts); absent: derivation runs inline. */
   derivation?: TDerivationPool;
+  /**
+   * New wallets' mnemonics with their seeds made ahead of time, off the event loop
+   * (fresh-wallets.ts); absent: a new wallet's mnemonic is made and stretched on the request.
+   */
+  freshWallets?: TFreshWalletSource;
   /**
    * Where webhook endpoints may point (create/update_webhook_endpoint, FEATURE_NAME_WEBHOOK):
    * `allowInsecure` is LATCHKEY_WEBHOOK_ALLOW_INSECURE_URLS, read by the platform with the worker's

@@ -137,15 +137,16 @@ export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise
   }
 
   const fingerprint = activityFingerprint(s.raw);
-  // The idempotency lookup. A read-only activity skips it: its handler has no effects, so a repeat
-  // runs harmlessly and finds the original when its insert conflicts (one round trip fewer on the
-  // signing path); only a refusal looks first, below, so a repeat is never refused where the
-  // original went through.
+  // The idempotency lookup. A read-only or staged activity skips it: its handler writes nothing
+  // itself, so a repeat runs harmlessly and finds the original when its insert conflicts (one
+  // round trip fewer on the signing and create_wallet paths); only a refusal or a wait looks
+  // first, below, so a repeat is never refused where the original went through.
   const existingActivity = async () => {
     const existing = await deps.store.activities.findByFingerprint(organizationId, fingerprint);
     return existing ? activityToWire(existing) : undefined;
   };
-  if (!def.readOnly) {
+  const looksUpFirst = !def.readOnly && !def.stage;
+  if (looksUpFirst) {
     const existing = await deps.store.activities.findByFingerprint(organizationId, fingerprint);
     if (existing) return resubmission(deps, existing, s, organizationId);
   }
@@ -194,14 +195,14 @@ export async function submitActivity(deps: TSubmitDeps, s: TSubmission): Promise
   switch (decision.outcome) {
     case 'OUTCOME_DENY_EXPLICIT':
     case 'OUTCOME_DENY_IMPLICIT': {
-      const existing = def.readOnly ? await existingActivity() : undefined;
+      const existing = looksUpFirst ? undefined : await existingActivity();
       if (existing) return existing;
       // Beyond Turnkey, the refusal names the policies that decided it.
       throw new AppError('REQUEST_NOT_AUTHORIZED', `request not authorized: ${decision.outcome}: ${decision.reason}`, { outcome: decision.outcome, policyIds: decision.decidingPolicyIds });
     }
     case 'OUTCOME_REQUIRES_CONSENSUS': {
-      // A read-only kind skipped the idempotency lookup: a repeat of a waiting one may be a re-approval.
-      const waiting = def.readOnly ? await deps.store.activities.findByFingerprint(organizationId, fingerprint) : null;
+      // A kind that skipped the idempotency lookup: a repeat of a waiting one may be a re-approval.
+      const waiting = looksUpFirst ? null : await deps.store.activities.findByFingerprint(organizationId, fingerprint);
       if (waiting) return resubmission(deps, waiting, s, organizationId);
       // Nothing runs yet: the activity waits, with the initiator's submission as its first approval
       // (made first, so the CONSENSUS_NEEDED event can carry it as get_activity will show it).
@@ -333,6 +334,41 @@ async function executeReadOnly(deps: TSubmitDeps, def: TRegisteredActivity, p: T
   return activityToWire(winner);
 }
 
+/**
+ * A staged handler (create_wallet): `stage` computes the result and the new rows outside any
+ * transaction, then the activity, its outbox event, its audit link and those rows go in with one
+ * statement (`insertWithEvent`), or — an identical submission got there first — nothing does and
+ * the original answers. A unique violation of the staged rows is the handler's refusal
+ * (`stagedConflict`), recorded FAILED by `record`. With a policy evaluation to record, the whole
+ * activity runs `handle` in `record`'s transaction instead.
+ */
+async function executeStaged(deps: TSubmitDeps, def: TRegisteredActivity, stage: NonNullable<TRegisteredActivity['stage']>, p: TPending): Promise<TActivity> {
+  const failed = (e: AppError) => record(deps, { ...p, status: nextStatus(p.status, 'EXECUTION_FAILED'), result: {}, failure: e.toBody() as unknown as Record<string, unknown> });
+  if (p.decision.evaluations.length > 0) return executeInTransaction(deps, def, p);
+  let staged: Awaited<ReturnType<typeof stage>>;
+  try {
+    staged = await stage(
+      { tx: deps.store, vault: deps.vault, organizationId: p.organizationId, activityId: p.activityId, principal: p.principal, now: new Date(deps.now()), services: deps.services, detached: deps.store, clientAddress: p.clientAddress },
+      p.params,
+    );
+  } catch (e) {
+    if (!(e instanceof AppError) || def.onFailure === 'reject') throw e;
+    return failed(e);
+  }
+  const row = activityRow({ ...p, status: nextStatus(p.status, 'EXECUTED'), result: { [p.version.resultKey]: staged.result } });
+  const wire = activityToWire({ ...row, failure: null, updatedAt: row.createdAt } as Activity);
+  try {
+    if (await deps.store.activities.insertWithEvent(row, { eventType: ACTIVITY_EVENT_TYPE, payload: { activity: wire } as object }, staged.rows)) return wire;
+  } catch (e) {
+    // The fingerprint conflicts quietly (ON CONFLICT DO NOTHING): a unique violation is a staged row's.
+    if (isUniqueViolation(e) && def.stagedConflict) return failed(def.stagedConflict(p.params));
+    throw e;
+  }
+  const winner = await deps.store.activities.findByFingerprint(p.organizationId, p.fingerprint);
+  if (!winner) throw new Error(`activity ${p.activityId}: neither inserted nor found by its fingerprint`);
+  return activityToWire(winner);
+}
+
 /** The row `record` and `executeReadOnly` write for a pending activity. */
 function activityRow(p: TPending & { result: Record<string, unknown>; failure?: Record<string, unknown> }): TNewActivity {
   return {
@@ -352,6 +388,12 @@ function activityRow(p: TPending & { result: Record<string, unknown>; failure?: 
 
 async function execute(deps: TSubmitDeps, def: TRegisteredActivity, p: TPending): Promise<TActivity> {
   if (def.readOnly) return executeReadOnly(deps, def, p);
+  if (def.stage) return executeStaged(deps, def, def.stage, p);
+  return executeInTransaction(deps, def, p);
+}
+
+/** The handler and everything it writes, with the activity, in one transaction (`record`). */
+async function executeInTransaction(deps: TSubmitDeps, def: TRegisteredActivity, p: TPending): Promise<TActivity> {
   const completed = nextStatus(p.status, 'EXECUTED');
   const changes: string[] = [];
   try {

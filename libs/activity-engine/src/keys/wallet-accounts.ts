@@ -11,6 +11,7 @@ import {
   HARDENED_OFFSET,
   SeedDeriver,
   assertAddressFormat,
+  createMnemonic,
   inlineDerivation,
   newId,
   parseDerivationPath,
@@ -19,8 +20,9 @@ import {
   type TKeyVault,
 } from '@latchkey/crypto';
 import { AppError, type TWalletAccountParams } from '@latchkey/domain';
-import { isUniqueViolation, type TNewWalletAccount } from '@latchkey/persistence';
+import { isUniqueViolation, type TNewWallet, type TNewWalletAccount } from '@latchkey/persistence';
 import type { TActivityContext } from '../engine/activity-definition.js';
+import type { TEngineServices } from '../engine/services.js';
 
 /**
  * Stateless checks of account parameters, shared by every activity that derives accounts.
@@ -62,9 +64,11 @@ export async function deriveAccounts(
   walletId: string,
   accounts: readonly TWalletAccountParams[],
   vault?: Pick<TKeyVault, 'seal'>,
+  /** The mnemonic's BIP39 seed, when the caller has it (a fresh wallet's); the caller zeroes it. */
+  seed?: Uint8Array,
 ): Promise<TNewWalletAccount[]> {
   const specs = accounts.map((a) => ({ curve: a.curve, path: a.path, addressFormat: a.addressFormat }));
-  const derived = await (derivation ?? INLINE).derive(mnemonic, specs);
+  const derived = await (derivation ?? INLINE).derive(mnemonic, specs, seed);
   try {
     return derived.map((key, i) => {
       const a = accounts[i]!;
@@ -114,6 +118,45 @@ export function openWalletSeed(vault: { open(sealed: string, aad: string): Uint8
 export const walletNameTaken = (name: string) =>
   new AppError('BAD_REQUEST', `wallet name must be unique: a wallet named ${JSON.stringify(name)} already exists`, { field: 'walletName' });
 
+/** A new wallet's secret: a ready one from `services.freshWallets` (mnemonic and seed), else a mnemonic made now. */
+export async function freshWalletSecret(services: TEngineServices, words: number | undefined): Promise<{ mnemonic: string; seed?: Uint8Array }> {
+  return services.freshWallets ? services.freshWallets.take(words ?? 12) : { mnemonic: createMnemonic(words) };
+}
+
+/** What a new wallet is made of: its row (the mnemonic sealed by the vault), its accounts' rows (each key sealed) and the answer. */
+export interface TNewWalletRows {
+  wallet: TNewWallet;
+  accounts: TNewWalletAccount[];
+  result: { walletId: string; addresses: string[] };
+}
+
+/**
+ * A new wallet's rows, written by nobody yet: `storeNewWallet` writes them in the activity's
+ * transaction, create_wallet's `stage` hands them to the activity's own statement. `seed` (the
+ * mnemonic's, when known) is zeroed once the accounts are derived.
+ */
+export async function newWalletRows(
+  ctx: TActivityContext,
+  w: { name: string; mnemonic: string; seed?: Uint8Array | undefined; accounts: readonly TWalletAccountParams[]; imported: boolean },
+): Promise<TNewWalletRows> {
+  const walletId = newId();
+  let accounts: TNewWalletAccount[];
+  try {
+    accounts = await deriveAccounts(ctx.services.derivation, w.mnemonic, ctx.organizationId, walletId, w.accounts, ctx.vault, w.seed);
+  } finally {
+    w.seed?.fill(0);
+  }
+  const wallet = {
+    id: walletId,
+    organizationId: ctx.organizationId,
+    name: w.name,
+    sealedSeed: ctx.vault.seal(new TextEncoder().encode(w.mnemonic), walletSeedAad(walletId)),
+    mnemonicLength: w.mnemonic.split(' ').length,
+    imported: w.imported,
+  };
+  return { wallet, accounts, result: { walletId, addresses: accounts.map((a) => a.address) } };
+}
+
 /**
  * Stores a new wallet (its mnemonic sealed by the vault) with the accounts derived from it (each
  * key sealed by the vault): create_wallet, import_wallet and create_sub_organization share this.
@@ -121,26 +164,15 @@ export const walletNameTaken = (name: string) =>
  */
 export async function storeNewWallet(
   ctx: TActivityContext,
-  w: { name: string; mnemonic: string; accounts: readonly TWalletAccountParams[]; imported: boolean },
+  w: { name: string; mnemonic: string; seed?: Uint8Array | undefined; accounts: readonly TWalletAccountParams[]; imported: boolean },
 ): Promise<{ walletId: string; addresses: string[] }> {
-  const walletId = newId();
-  const accounts = await deriveAccounts(ctx.services.derivation, w.mnemonic, ctx.organizationId, walletId, w.accounts, ctx.vault);
+  const { wallet, accounts, result } = await newWalletRows(ctx, w);
   try {
-    await ctx.tx.wallets.create(
-      {
-        id: walletId,
-        organizationId: ctx.organizationId,
-        name: w.name,
-        sealedSeed: ctx.vault.seal(new TextEncoder().encode(w.mnemonic), walletSeedAad(walletId)),
-        mnemonicLength: w.mnemonic.split(' ').length,
-        imported: w.imported,
-      },
-      accounts,
-    );
+    await ctx.tx.wallets.create(wallet, accounts);
   } catch (e) {
     // The only unique key a new wallet can hit is its name.
     if (isUniqueViolation(e)) throw walletNameTaken(w.name);
     throw e;
   }
-  return { walletId, addresses: accounts.map((a) => a.address) };
+  return result;
 }

@@ -6,7 +6,7 @@
  * `clientSignature` its key made), spent here so it serves one sign-up; the root users holding its
  * contact have it verified (list_verified_suborgs).
  */
-import { createMnemonic, newId } from '@latchkey/crypto';
+import { newId } from '@latchkey/crypto';
 import {
   AppError,
   ZCreateSubOrganizationIntentSchema,
@@ -14,7 +14,7 @@ import {
   type TCreateSubOrganizationResult,
   type TFeatureName, CREATE_SUB_ORGANIZATION_ACTIVITY } from '@latchkey/domain';
 import type { TActivityContext, TActivityDefinition } from '../../engine/activity-definition.js';
-import { storeNewWallet, validateAccountParams } from '../../keys/wallet-accounts.js';
+import { freshWalletSecret, storeNewWallet, validateAccountParams } from '../../keys/wallet-accounts.js';
 import { assertApiKeysWellFormed } from '../../identity/add-user-credentials.js';
 import { checkCredentials, writeCredentials, type TCheckedCredentials } from '../../identity/add-user-credentials.js';
 import { verifySignupToken } from '../../identity/verification-tokens.js';
@@ -75,7 +75,7 @@ async function handle(ctx: TActivityContext, p: TCreateSubOrganizationIntent): P
     if (p[flag] !== true) await ctx.tx.organizations.setFeature(subOrganizationId, feature, '', ctx.now);
   }
   const wallet = p.wallet
-    ? await storeNewWallet({ ...ctx, organizationId: subOrganizationId }, { name: p.wallet.walletName, mnemonic: createMnemonic(p.wallet.mnemonicLength), accounts: p.wallet.accounts, imported: false })
+    ? await storeNewWallet({ ...ctx, organizationId: subOrganizationId }, { name: p.wallet.walletName, ...(await freshWalletSecret(ctx.services, p.wallet.mnemonicLength)), accounts: p.wallet.accounts, imported: false })
     : undefined;
   return { subOrganizationId, ...(wallet ? { wallet } : {}), rootUserIds };
 }
