@@ -37,7 +37,8 @@ import type { TurnkeyClient } from '@turnkey/http';
 import { Signature, getAddress, recoverAddress } from 'ethers';
 import { describeMachine, exitCodeFor, intFromEnv, loadAvg1m, ms, percentile, printMachine, printTable, withLatchkey, type TBenchTarget } from './bench-support.js';
 
-const GOAL_P50_MS = 3;
+/** The goal of issue 18: sign_raw_payload p50 ≤ 1.5 × stamped whoami p50, in the same run. */
+const GOAL_RATIO = 1.5;
 const PATH = "m/44'/60'/0'/0/0";
 
 const settings = {
@@ -49,7 +50,7 @@ const settings = {
 };
 
 type THttpSeries = 'sign' | 'whoami' | 'signPrivateKey';
-type TSeriesName = THttpSeries | 'keyWorkSealed' | 'keyWorkLegacy' | 'dbHot' | 'dbAfterIdle';
+type TSeriesName = THttpSeries | 'keyWorkSealed' | 'keyWorkLegacy' | 'dbHot' | 'dbAfterIdle' | 'dbCommitAfterIdle';
 const LABELS: Record<TSeriesName, string> = {
   sign: 'latchkey sign_raw_payload (wallet account)',
   whoami: 'latchkey whoami (floor: stamp + HTTP + auth)',
@@ -58,6 +59,7 @@ const LABELS: Record<TSeriesName, string> = {
   keyWorkLegacy: 'in-process key work: re-derived (pre-0009 rows)',
   dbHot: 'PostgreSQL round trip, back to back',
   dbAfterIdle: 'PostgreSQL round trip after 3 ms idle',
+  dbCommitAfterIdle: 'PostgreSQL durable 1-row INSERT after 3 ms idle',
 };
 
 interface TLatency {
@@ -142,17 +144,24 @@ function keyWorkInProcess(samples: number, legacy: boolean): number[] {
   return times;
 }
 
-/** `SELECT 1` round trips to the instance's database through a pool of one, each after `pauseMs` (0: back to back). */
-async function roundTrips(databaseUrl: string, samples: number, pauseMs: number): Promise<number[]> {
+/**
+ * Round trips to the instance's database through a pool of one, each after `pauseMs` (0: back to
+ * back): `SELECT 1`, or with `commit` a one-row INSERT into a table of the bench's own, committed
+ * durably (the server's `synchronous_commit`) — the least a signature's one statement can cost.
+ */
+async function roundTrips(databaseUrl: string, samples: number, pauseMs: number, commit = false): Promise<number[]> {
   const db = openDatabase(databaseUrl, { max: 1 });
   try {
+    if (commit) await db.sql.query('CREATE TABLE IF NOT EXISTS bench_commit_probe (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now())');
     const times: number[] = [];
     for (let i = 0; i < samples + 10; i++) {
       if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
       const t0 = performance.now();
-      await db.sql.query('SELECT 1', [], 'bench_round_trip');
+      if (commit) await db.sql.query('INSERT INTO bench_commit_probe DEFAULT VALUES', [], 'bench_commit_probe');
+      else await db.sql.query('SELECT 1', [], 'bench_round_trip');
       if (i >= 10) times.push(performance.now() - t0);
     }
+    if (commit) await db.sql.query('DROP TABLE bench_commit_probe');
     return times;
   } finally {
     await db.close();
@@ -217,6 +226,7 @@ async function run(target: TBenchTarget, machine: ReturnType<typeof describeMach
     keyWorkLegacy: summarise(keyWorkInProcess(settings.cryptoSamples, true)),
     dbHot: summarise(await roundTrips(await latchkey.databaseUrl(), settings.roundTrips, 0)),
     dbAfterIdle: summarise(await roundTrips(await latchkey.databaseUrl(), settings.roundTrips, 3)),
+    dbCommitAfterIdle: summarise(await roundTrips(await latchkey.databaseUrl(), settings.roundTrips, 3, true)),
   };
   console.log('');
   printTable([
@@ -231,8 +241,11 @@ async function run(target: TBenchTarget, machine: ReturnType<typeof describeMach
       summary[s].meanMs.toFixed(2),
     ]),
   ]);
-  const goalMet = summary.sign.p50Ms <= GOAL_P50_MS;
-  console.log(`\nsign_raw_payload p50 = ${summary.sign.p50Ms.toFixed(2)} ms (goal ≤ ${GOAL_P50_MS} ms: ${goalMet ? 'met' : 'MISSED'})`);
+  const ratio = summary.sign.p50Ms / summary.whoami.p50Ms;
+  const goalMet = ratio <= GOAL_RATIO;
+  console.log(`\nratio = sign_raw_payload p50 / whoami p50 = ${ratio.toFixed(2)} (goal ≤ ${GOAL_RATIO}: ${goalMet ? 'met' : 'MISSED'})`);
+  // The platform's share: a durable commit after an idle pause, which no signing path can skip.
+  console.log(`a durable 1-row commit after 3 ms idle alone is ${(summary.dbCommitAfterIdle.p50Ms / summary.whoami.p50Ms).toFixed(2)} × whoami p50 here (the goal leaves ${(GOAL_RATIO - 1).toFixed(2)} × whoami for everything a signature adds)`);
   console.log(`above the whoami floor at p50: ${(summary.sign.p50Ms - summary.whoami.p50Ms).toFixed(2)} ms (wallet account), ${(summary.signPrivateKey.p50Ms - summary.whoami.p50Ms).toFixed(2)} ms (private key)`);
 
   console.log(
@@ -243,7 +256,8 @@ async function run(target: TBenchTarget, machine: ReturnType<typeof describeMach
       settings,
       database: latchkey.database,
       ...summary,
-      goalP50Ms: GOAL_P50_MS,
+      ratio: Number(ratio.toFixed(3)),
+      goalRatio: GOAL_RATIO,
       goalMet,
       ok: failures.length === 0,
     })}`,
