@@ -5,9 +5,10 @@
  * what two cores take. The pool splits a batch into contiguous chunks, one per worker; results
  * come back in order. Small batches (and processes with no pool) derive inline.
  *
- * Secrets: the BIP39 seed is computed once on the calling thread (native PBKDF2) and copied to each
- * worker for its chunk; every copy, and every private key a worker sends back, is zeroed by its
- * holder once posted or used. Nothing leaves the process.
+ * Secrets: the BIP39 seed is computed once on the calling thread (native PBKDF2), or handed in by
+ * the caller (a fresh wallet's, fresh-wallets.ts), and copied to each worker for its chunk; every
+ * copy, and every private key a worker sends back, is zeroed by its holder once posted or used.
+ * Nothing leaves the process.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';

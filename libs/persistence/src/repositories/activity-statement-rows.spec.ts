@@ -5,32 +5,26 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isUniqueViolation, openDatabase, type TDatabase } from '../database.js';
-import { runMigrations } from '../migrations/run-migrations.js';
+import { isUniqueViolation } from '../database.js';
 import { createStore, type TStore } from '../store.js';
-import { createTestDatabase, stopTestPostgres, type TTestDatabase } from '../testing/index.js';
+import { openMigratedTestDatabase, type TMigratedTestDatabase } from '../testing/migrated-test-database.js';
 import type { TNewActivity } from './activity-repository.js';
 import { newWalletStatementRows, type TNewWallet, type TNewWalletAccount } from './wallet-repository.js';
 
-let t: TTestDatabase;
-let db: TDatabase;
+let t: TMigratedTestDatabase;
 let store: TStore;
 let admin: pg.Client;
 
 beforeAll(async () => {
-  t = await createTestDatabase();
-  await runMigrations(t.url);
-  db = openDatabase(t.url, { max: 4 });
-  store = createStore(db.prisma, db.sql);
-  admin = new pg.Client({ connectionString: t.url });
+  t = await openMigratedTestDatabase(4);
+  store = createStore(t.db.prisma, t.db.sql);
+  admin = new pg.Client({ connectionString: t.db.url });
   await admin.connect();
 });
 
 afterAll(async () => {
   await admin?.end();
-  await db?.close();
-  await t?.drop();
-  await stopTestPostgres();
+  await t?.close();
 });
 
 const ORG = 'org-staged';
