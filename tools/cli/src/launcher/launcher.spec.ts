@@ -157,7 +157,9 @@ describe('the launcher', () => {
 
     // Every app clients talk to was started before the database was ready, held until it was; the
     // auth proxy, which needs no database, not held. The webhook worker, which serves no client,
-    // was started once they were all ready (`Latchkey is running`).
+    // was started once they were all ready (`Latchkey is running`) — which the launcher may say a
+    // moment after the public API answers, while the admin app still starts: wait for the line.
+    await until('the launcher to say Latchkey is running', () => out.includes('Latchkey is running'), 60_000, output);
     const logged = (text: string) => {
       const line = out.split('\n').find((l) => l.startsWith('{') && l.includes(text));
       expect(line, `the launcher logs "${text}"`).toBeDefined();
