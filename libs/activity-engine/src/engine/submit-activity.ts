@@ -8,7 +8,7 @@ import { activityFingerprint, idTimestamp, newId, type TKeyVault } from '@latchk
 import { AppError, fromZodIssues, ZActivityRequestSchema, type TActivity, type TActivityStatus } from '@latchkey/domain';
 import { isUniqueViolation, type Activity, type Organization, type TNewActivity, type TRepositories, type TStore, type Vote } from '@latchkey/persistence';
 import { activityKind } from '@latchkey/policy';
-import { announcing, isVote, type TActivityVersion, type TRegisteredActivity, type TSubmittable } from './activity-definition.js';
+import { announcing, isVote, type TActivityContext, type TActivityVersion, type TRegisteredActivity, type TSubmittable } from './activity-definition.js';
 import { liveVotes, voteOnActivity } from './consensus.js';
 import { activityWithVotes, approverOf, recordEvaluation, voteOf } from './consensus.js';
 import { conditionContext } from './policy-context.js';
@@ -305,20 +305,7 @@ async function record(
 async function executeReadOnly(deps: TSubmitDeps, def: TRegisteredActivity, p: TPending): Promise<TActivity> {
   let result: Record<string, unknown>;
   try {
-    const now = new Date(deps.now());
-    const ctx = {
-      tx: deps.store,
-      vault: deps.vault,
-      organizationId: p.organizationId,
-      activityId: p.activityId,
-      principal: p.principal,
-      now,
-      services: deps.services,
-      detached: deps.store,
-      clientAddress: p.clientAddress,
-      ...(deps.cache ? { signers: deps.cache } : {}),
-    };
-    result = { [p.version.resultKey]: await def.handle(ctx, p.params) };
+    result = { [p.version.resultKey]: await def.handle({ ...outsideTransaction(deps, p), ...(deps.cache ? { signers: deps.cache } : {}) }, p.params) };
   } catch (e) {
     if (!(e instanceof AppError) || def.onFailure === 'reject') throw e;
     return record(deps, { ...p, status: nextStatus(p.status, 'EXECUTION_FAILED'), result: {}, failure: e.toBody() as unknown as Record<string, unknown> });
@@ -328,7 +315,16 @@ async function executeReadOnly(deps: TSubmitDeps, def: TRegisteredActivity, p: T
   const row = activityRow(completed);
   const wire = activityToWire({ ...row, failure: null, updatedAt: row.createdAt } as Activity);
   if (await deps.store.activities.insertWithEvent(row, { eventType: ACTIVITY_EVENT_TYPE, payload: { activity: wire } as object })) return wire;
-  // An identical submission got there first: its activity is the answer.
+  return original(deps, p);
+}
+
+/** The context of a handler that runs on the store outside any transaction (read-only or staged). */
+function outsideTransaction(deps: TSubmitDeps, p: TPending): TActivityContext {
+  return { tx: deps.store, vault: deps.vault, organizationId: p.organizationId, activityId: p.activityId, principal: p.principal, now: new Date(deps.now()), services: deps.services, detached: deps.store, clientAddress: p.clientAddress };
+}
+
+/** An identical submission inserted its activity first (this one's statement wrote nothing): that activity is the answer. */
+async function original(deps: TSubmitDeps, p: TPending): Promise<TActivity> {
   const winner = await deps.store.activities.findByFingerprint(p.organizationId, p.fingerprint);
   if (!winner) throw new Error(`activity ${p.activityId}: neither inserted nor found by its fingerprint`);
   return activityToWire(winner);
@@ -347,10 +343,7 @@ async function executeStaged(deps: TSubmitDeps, def: TRegisteredActivity, stage:
   if (p.decision.evaluations.length > 0) return executeInTransaction(deps, def, p);
   let staged: Awaited<ReturnType<typeof stage>>;
   try {
-    staged = await stage(
-      { tx: deps.store, vault: deps.vault, organizationId: p.organizationId, activityId: p.activityId, principal: p.principal, now: new Date(deps.now()), services: deps.services, detached: deps.store, clientAddress: p.clientAddress },
-      p.params,
-    );
+    staged = await stage(outsideTransaction(deps, p), p.params);
   } catch (e) {
     if (!(e instanceof AppError) || def.onFailure === 'reject') throw e;
     return failed(e);
@@ -364,9 +357,7 @@ async function executeStaged(deps: TSubmitDeps, def: TRegisteredActivity, stage:
     if (isUniqueViolation(e) && def.stagedConflict) return failed(def.stagedConflict(p.params));
     throw e;
   }
-  const winner = await deps.store.activities.findByFingerprint(p.organizationId, p.fingerprint);
-  if (!winner) throw new Error(`activity ${p.activityId}: neither inserted nor found by its fingerprint`);
-  return activityToWire(winner);
+  return original(deps, p);
 }
 
 /** The row `record` and `executeReadOnly` write for a pending activity. */

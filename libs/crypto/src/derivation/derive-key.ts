@@ -16,7 +16,7 @@ import { bytesToNumberBE } from '@noble/curves/utils.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { HDKey } from '@scure/bip32';
-import { pbkdf2Sync } from 'node:crypto';
+import { pbkdf2, pbkdf2Sync } from 'node:crypto';
 import { generateMnemonic, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { DerivationError, HARDENED_OFFSET, parseDerivationPath } from './derivation-path.js';
@@ -31,8 +31,19 @@ export type TCurveName = 'CURVE_SECP256K1' | 'CURVE_ED25519' | 'CURVE_P256';
  * because every signature with a wallet account opens its seed.
  */
 export function mnemonicToSeed(mnemonic: string): Uint8Array {
-  const stretched = pbkdf2Sync(Buffer.from(mnemonic.normalize('NFKD'), 'utf8'), Buffer.from('mnemonic', 'utf8'), 2048, 64, 'sha512');
-  // A copy of our own (never a view into Node's buffer pool); the intermediate is wiped.
+  return ownSeed(pbkdf2Sync(...bip39Stretch(mnemonic)));
+}
+
+/** `mnemonicToSeed` on libuv's thread pool (`crypto.pbkdf2`): the same bytes, off the event loop. */
+export function mnemonicToSeedAsync(mnemonic: string): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => pbkdf2(...bip39Stretch(mnemonic), (e, stretched) => (e ? reject(e) : resolve(ownSeed(stretched)))));
+}
+
+/** BIP39's PBKDF2 arguments for a mnemonic without passphrase. */
+const bip39Stretch = (mnemonic: string) => [Buffer.from(mnemonic.normalize('NFKD'), 'utf8'), Buffer.from('mnemonic', 'utf8'), 2048, 64, 'sha512'] as const;
+
+/** A copy of our own (never a view into Node's buffer pool); the intermediate is wiped. */
+function ownSeed(stretched: Buffer): Uint8Array {
   const seed = new Uint8Array(stretched);
   stretched.fill(0);
   return seed;
@@ -40,9 +51,14 @@ export function mnemonicToSeed(mnemonic: string): Uint8Array {
 
 export const MNEMONIC_LENGTHS = [12, 15, 18, 21, 24] as const;
 
+/** @throws DerivationError for a mnemonic length BIP39 does not define, naming the ones it does */
+export function assertMnemonicLength(words: number): void {
+  if (!(MNEMONIC_LENGTHS as readonly number[]).includes(words)) throw new DerivationError(`mnemonic length must be one of ${MNEMONIC_LENGTHS.join(', ')}`);
+}
+
 /** A fresh BIP39 English mnemonic of 12–24 words. */
 export function createMnemonic(words: number = 12): string {
-  if (!(MNEMONIC_LENGTHS as readonly number[]).includes(words)) throw new DerivationError(`mnemonic length must be one of ${MNEMONIC_LENGTHS.join(', ')}`);
+  assertMnemonicLength(words);
   return generateMnemonic(wordlist, (words / 3) * 32);
 }
 

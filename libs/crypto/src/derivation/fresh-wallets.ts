@@ -12,9 +12,7 @@
  * asked for, the lengths nobody asks for are never made, and a length is warmed only once a
  * wallet of that length was created (so an idle server holds none).
  */
-import { pbkdf2 } from 'node:crypto';
-import { DerivationError } from './derivation-path.js';
-import { MNEMONIC_LENGTHS, createMnemonic } from './derive-key.js';
+import { assertMnemonicLength, createMnemonic, mnemonicToSeedAsync } from './derive-key.js';
 
 /** A new wallet's mnemonic and its BIP39 seed. The seed is the taker's own: zero it when done. */
 export interface TFreshWallet {
@@ -40,55 +38,43 @@ export interface TFreshWalletOptions {
   size?: number;
 }
 
-/** BIP39's seed of a mnemonic (no passphrase), on the thread pool; byte-identical to `mnemonicToSeed`. */
-function seedOf(mnemonic: string): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    pbkdf2(Buffer.from(mnemonic.normalize('NFKD'), 'utf8'), Buffer.from('mnemonic', 'utf8'), 2048, 64, 'sha512', (e, stretched) => {
-      if (e) return reject(e);
-      // A copy of our own (never a view into Node's buffer pool); the intermediate is wiped.
-      const seed = new Uint8Array(stretched);
-      stretched.fill(0);
-      resolve(seed);
-    });
-  });
-}
-
 async function makeFresh(words: number): Promise<TFreshWallet> {
   const mnemonic = createMnemonic(words);
-  return { mnemonic, seed: await seedOf(mnemonic) };
+  return { mnemonic, seed: await mnemonicToSeedAsync(mnemonic) };
 }
 
 export function createFreshWalletSource(opts: TFreshWalletOptions = {}): TFreshWalletSource {
   const size = opts.size ?? 4;
   if (!Number.isInteger(size) || size < 0) throw new Error(`fresh wallets: size must be a non-negative integer, got ${size}`);
   const ready = new Map<number, TFreshWallet[]>();
-  /** Pairs being made per length, so a refill never overshoots `size`. */
-  const making = new Map<number, number>();
+  /** The lengths a pair is being made for, so a refill never overshoots `size`. */
+  const making = new Set<number>();
   let closed = false;
 
   // One pair at a time per length: a burst of refills would compete with the requests for the
   // cores; between requests there is time enough to make the next one.
   const refill = (words: number) => {
     const queue = ready.get(words) ?? [];
-    if (closed || (making.get(words) ?? 0) > 0 || queue.length >= size) return;
-    making.set(words, 1);
+    if (closed || making.has(words) || queue.length >= size) return;
+    making.add(words);
     makeFresh(words).then(
       (fresh) => {
-        making.set(words, 0);
+        making.delete(words);
         if (closed) return void fresh.seed.fill(0);
         queue.push(fresh);
         ready.set(words, queue);
         refill(words);
       },
       // pbkdf2 fails only for arguments it refuses, which are constants here: nothing to retry.
-      () => making.set(words, 0),
+      () => making.delete(words),
     );
   };
 
   return {
     async take(words) {
       if (closed) throw new Error('fresh wallets: the source is closed');
-      if (!(MNEMONIC_LENGTHS as readonly number[]).includes(words)) throw new DerivationError(`mnemonic length must be one of ${MNEMONIC_LENGTHS.join(', ')}`);
+      // Before anything is scheduled: a refill for a length BIP39 does not define would throw later.
+      assertMnemonicLength(words);
       const fresh = ready.get(words)?.shift();
       // After this turn: making a mnemonic (~0.5 ms of JavaScript) is not the taker's to wait for.
       setImmediate(() => refill(words));
